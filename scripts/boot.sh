@@ -1,0 +1,70 @@
+#!/bin/bash
+# Boot the lab kernel and initramfs under the lab's QEMU.
+#   boot.sh [-k VARIANT] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-n NAME] [-i]
+# -r runs guest suites (comma separated, from guest/tests) and powers off;
+# the console goes to build/results/NAME.log and scripts/check-log.py judges
+# it. -i gives an interactive shell on the serial console instead.
+. "$(dirname "$0")/lib.sh"
+
+variant=default cpu=${CPU:-max} append= run= tmo=600 name= interactive=0
+kernel=
+while getopts k:K:c:a:r:t:n:i opt; do
+	case $opt in
+	k) variant=$OPTARG ;;
+	K) kernel=$OPTARG ;;
+	c) cpu=$OPTARG ;;
+	a) append=$OPTARG ;;
+	r) run=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	n) name=$OPTARG ;;
+	i) interactive=1 ;;
+	*) die "usage: boot.sh [-k VARIANT|-K IMAGE] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-n NAME] [-i]" ;;
+	esac
+done
+kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
+initrd=$BUILD/initramfs.cpio
+[ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
+"$QEMU" --version | grep -q haftlab || die "$QEMU is not the lab's QEMU build; refusing to run another emulator"
+[ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
+[ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
+
+# max is slow under TCG with the architected pointer-auth algorithm.
+qcpu=$cpu
+case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
+
+# What lru_gen/enabled must read: 0x0001 without hardware AF, 0x0003 with
+# it, 0x0007 when the kernel, the CPU model and the command line all allow
+# HAFT.
+caps=0x0003
+case "$cpu" in cortex-a53* | cortex-a57* | cortex-a72* | cortex-a35*) caps=0x0001 ;; esac
+haft=0
+if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$(dirname "$kernel")/../../../.config" &&
+	grep -qs '"haft"' "$QEMU_DIR/src/target/arm/cpu64.c" &&
+	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* ]] &&
+	[[ " $append " != *" arm64.nohaft "* && "$append" != *id_aa64mmfr1.hafdbs=* ]]; then
+	haft=1 caps=0x0007
+fi
+
+cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.cpu=${cpu//,/+} $append"
+Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "${MEM:-3G}" -nic none
+	-no-reboot -kernel "$kernel" -initrd "$initrd")
+
+if [ $interactive = 1 ]; then
+	say "boot: interactive shell on $cpu (Ctrl-A X quits)"
+	exec "${Q[@]}" -nographic -append "$cmdline lab.run=shell"
+fi
+
+[ -n "$run" ] || die "boot.sh: -r SUITES or -i required"
+name=${name:-$run-${cpu//[,=]/_}}
+mkdir -p "$BUILD/results"
+log=$BUILD/results/$name.log
+say "boot[$name]: $cpu, suites $run, timeout ${tmo}s, console in ${log#$TOP/}"
+set +e
+timeout --foreground -k 5 "$tmo" "${Q[@]}" -display none -monitor none -serial stdio \
+	-append "$cmdline lab.run=$run" </dev/null 2>&1 | tee "$log" |
+	grep --line-buffered -E '^LAB: |Kernel panic|Internal error' | sed -u "s/^/    [$name] /"
+rc=${PIPESTATUS[0]}
+set -e
+[ "$rc" = 124 ] && echo "LAB-HOST: timeout after ${tmo}s" >>"$log"
+[ "$rc" = 0 ] || [ "$rc" = 124 ] || echo "LAB-HOST: qemu exited with status $rc" >>"$log"
+exec python3 "$TOP/scripts/check-log.py" "$log" "$name"

@@ -1,0 +1,30 @@
+#!/bin/bash
+# TAP check: the files patches/ adds (as applied in build/linux) and their
+# copies under arch/ mm/ tools/ Documentation/ here are identical, and no
+# copy exists for a file the series does not add.
+. "$(dirname "$0")/lib.sh"
+tree=$BUILD/linux
+bad=0
+added=$(git -C "$tree" diff --name-only --diff-filter=A base HEAD -- arch mm tools Documentation)
+for f in $added; do
+	if [ ! -f "$TOP/$f" ]; then
+		echo "# $f: added by the series but has no copy here (run 'make patches')"
+		bad=1
+	elif ! cmp -s "$tree/$f" "$TOP/$f"; then
+		echo "# $f: copy differs from what the series adds:"
+		diff -u "$tree/$f" "$TOP/$f" | head -20 | sed 's/^/#   /'
+		bad=1
+	fi
+done
+for d in arch mm tools Documentation; do
+	[ -d "$TOP/$d" ] || continue
+	(cd "$TOP" && find "$d" -type f) | while read -r f; do
+		grep -qxF "$f" <<<"$added" || { echo "# $f: copy here, but the series does not add it"; exit 1; }
+	done || bad=1
+done
+if [ $bad = 0 ]; then
+	echo "ok - added files match patches/ ($(echo "$added" | grep -c .) file(s))"
+else
+	echo "not ok - added files and patches/ disagree"
+	exit 1
+fi

@@ -1,0 +1,57 @@
+#!/bin/bash
+# Build build/initramfs.cpio: Debian's arm64 busybox-static and stress-ng
+# (with their libraries, from mmdebstrap --variant=extract, cached in
+# $CACHE/guest), guest/init, the suites in guest/tests, our programs in
+# guest/src cross-built statically, and anything a later step left in
+# build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
+. "$(dirname "$0")/lib.sh"
+need mmdebstrap cpio "${CROSS}gcc" rsync
+
+pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
+rootfs=$CACHE/guest/rootfs-$(echo "$pkgs" | sha256sum | cut -c1-12)
+if [ ! -f "$rootfs/.done" ]; then
+	say "guest: extracting Debian arm64 packages: $pkgs"
+	rm -rf "$rootfs"
+	mkdir -p "$CACHE/guest"
+	run_logged "$CACHE/guest/mmdebstrap.log" mmdebstrap --variant=extract \
+		--arch=arm64 --include="$pkgs" bookworm "$rootfs"
+	touch "$rootfs/.done"
+fi
+
+# Our own programs, static, warnings on and fatal.
+bin=$BUILD/guest-bin
+mkdir -p "$bin"
+for c in "$TOP"/guest/src/*.c; do
+	[ -e "$c" ] || continue
+	b=$bin/$(basename "$c" .c)
+	if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then
+		say "guest: compiling $(basename "$c")"
+		"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -o "$b" "$c"
+	fi
+done
+
+extra=$BUILD/guest-extra
+mkdir -p "$extra"
+out=$BUILD/initramfs.cpio
+want=$( (echo "$rootfs"; sha256sum "$0"; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
+	cd "$BUILD" && find guest-bin guest-extra -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -c1-16)
+if [ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$want" ]; then
+	say "guest: initramfs up to date"
+	exit 0
+fi
+say "guest: assembling $out"
+stage=$BUILD/initramfs
+rm -rf "$stage"
+mkdir -p "$stage"
+rsync -a --exclude=/usr/share/doc --exclude=/usr/share/man --exclude=/usr/share/locale \
+	--exclude='/usr/lib/*/dri' --exclude='/usr/lib/*/gconv' --exclude=/usr/share/X11 --exclude=/var/cache --exclude=/.done "$rootfs/" "$stage/"
+mkdir -p "$stage"/{proc,sys,dev,tmp,root,lab/bin,lab/tests}
+install -m 755 "$TOP/guest/init" "$stage/init"
+cp -a "$TOP"/guest/tests/. "$stage/lab/tests/"
+cp -a "$bin"/. "$stage/lab/bin/"
+cp -a "$extra"/. "$stage/lab/"
+[ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
+(cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible >"$out.tmp")
+mv "$out.tmp" "$out"
+echo "$want" >"$out.hash"
+say "guest: initramfs ready ($(du -h "$out" | cut -f1))"

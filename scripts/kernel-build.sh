@@ -1,0 +1,67 @@
+#!/bin/bash
+# Build the guest kernel for one config variant out of tree in
+# build/kernel-VARIANT. The config is allnoconfig plus configs/base.config
+# plus configs/VARIANT.config (none for 'default'); it is regenerated when a
+# fragment changes, and every option a fragment asks for is checked.
+# Usage: kernel-build.sh [VARIANT] [make targets...]
+. "$(dirname "$0")/lib.sh"
+need make "${CROSS}gcc" ccache bc flex bison
+
+variant=${1:-default}
+shift || true
+targets=("${@:-Image}")
+tree=$BUILD/linux
+out=$BUILD/kernel-$variant
+[ -d "$tree/.git" ] || die "build/linux missing: run 'make tree'"
+
+frags=("$TOP/configs/base.config")
+if [ "$variant" != default ]; then
+	[ -f "$TOP/configs/$variant.config" ] || die "no config fragment configs/$variant.config"
+	frags+=("$TOP/configs/$variant.config")
+fi
+
+export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab
+K=(make -C "$tree" O="$out" ARCH=arm64 CROSS_COMPILE="$CROSS"
+	CC="ccache ${CROSS}gcc" LOCALVERSION= -j "$JOBS")
+mkdir -p "$out"
+
+want=$(hash_of "${frags[@]}")
+if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$want" ]; then
+	say "kernel[$variant]: configuring: allnoconfig + ${frags[*]##*/}"
+	cat "${frags[@]}" >"$out/.allconfig"
+	run_logged "$out/config.log" "${K[@]}" KCONFIG_ALLCONFIG="$out/.allconfig" allnoconfig
+	echo "$want" >"$out/.fragments"
+fi
+# Every CONFIG_X=y / '# CONFIG_X is not set' a fragment asks for must hold,
+# unless the symbol does not exist in this tree (e.g. before the series).
+grep -rhoE '^\s*(menu)?config [A-Za-z0-9_]+' --include='Kconfig*' "$tree" |
+	awk '{ print "CONFIG_" $2 }' | sort -u >"$out/.symbols"
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	CONFIG_*=*) sym=${line%%=*} ;;
+	'# CONFIG_'*' is not set') sym=${line#\# } sym=${sym%% *} ;;
+	*) continue ;;
+	esac
+	grep -qxF "$sym" "$out/.symbols" || continue
+	if ! grep -qxF "$line" "$out/.config"; then
+		if [ "$line" = "${line#\# }" ] || grep -q "^$sym=" "$out/.config"; then
+			warn "kernel[$variant]: fragment asks '$line' but .config has '$(grep "^$sym=\|^# $sym " "$out/.config" || echo unset)'"
+			bad=1
+		fi
+	fi
+done < <(cat "${frags[@]}")
+[ $bad = 0 ] || die "kernel[$variant]: config does not match its fragments (missing dependency or typo)"
+
+say "kernel[$variant]: building ${targets[*]} (cold: about 6 minutes; log: $out/build.log)"
+set +e
+"${K[@]}" "${targets[@]}" 2>&1 | tee "$out/build.log" |
+	awk '/^  [A-Z]+ / { n++; if (n % 500 == 0) { printf "    kernel[%s]: %d steps\n", v, n; fflush() } }' v="$variant"
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" != 0 ]; then
+	grep -E -m 20 -B 2 -A 8 'error:|Error [0-9]' "$out/build.log" >&2 || tail -n 40 "$out/build.log" >&2
+	die "kernel[$variant]: build failed; see $out/build.log"
+fi
+say "kernel[$variant]: ready: $out/arch/arm64/boot/Image ($(cat "$out/include/config/kernel.release"))"

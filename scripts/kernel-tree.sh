@@ -1,0 +1,59 @@
+#!/bin/bash
+# Make build/linux: Debian's linux-source-6.12 as a git tree whose first
+# commit (tag 'base') is the pristine source, with patches/series applied on
+# top by 'git am'. Re-applies only when patches/ changed, and refuses to
+# throw away commits that were made in build/linux but not exported.
+. "$(dirname "$0")/lib.sh"
+need git tar xz dpkg-query
+
+tarball=/usr/src/linux-source-6.12.tar.xz
+[ -f "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"
+found=$(dpkg-query -W -f '${Version}' linux-source-6.12)
+tested=$(cat "$TOP/patches/TESTED_BASE")
+tree=$BUILD/linux
+stamp=$BUILD/linux.applied
+G() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
+
+if [ -d "$tree/.git" ] && [ "$(cat "$BUILD/linux.base" 2>/dev/null)" != "$found" ]; then
+	say "kernel: linux-source-6.12 is now $found; re-creating build/linux"
+	[ -z "$(G status --porcelain | head -1)" ] ||
+		die "build/linux has uncommitted edits; commit and export them ('make patches') or remove build/linux"
+	rm -rf "$tree" "$stamp"
+fi
+if [ ! -d "$tree/.git" ]; then
+	say "kernel: extracting $tarball (Debian $found) into build/linux"
+	rm -rf "$tree" "$stamp"
+	mkdir -p "$tree"
+	tar -C "$tree" --strip-components=1 -xf "$tarball"
+	say "kernel: recording the pristine tree as commit 'base'"
+	G init -q -b lab
+	G add -A -f .
+	GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0 G commit -q -m "Debian linux-source-6.12 $found"
+	G tag base
+	echo "$found" >"$BUILD/linux.base"
+fi
+
+mapfile -t patches < <(series_files "$TOP/patches")
+want=$(hash_of "$TOP/patches/series" "${patches[@]}")
+read -r have head <"$stamp" 2>/dev/null || true
+if [ "${have:-}" != "$want" ]; then
+	if [ -n "${head:-}" ] && [ "$(G rev-parse HEAD)" != "$head" ]; then
+		die "build/linux has commits that are not in patches/; run 'make patches' to export them, or 'make reset-tree' to drop them"
+	fi
+	[ -z "$(G status --porcelain --untracked-files=no | head -1)" ] ||
+		die "build/linux has uncommitted edits; commit them and run 'make patches', or discard them"
+	say "kernel: applying ${#patches[@]} patch(es) from patches/series"
+	rm -f "$stamp"
+	G am --abort >/dev/null 2>&1 || true
+	G reset -q --hard base
+	for p in "${patches[@]}"; do
+		if ! G am -q "$p" >"$BUILD/am.log" 2>&1; then
+			cat "$BUILD/am.log" >&2
+			G am --abort >/dev/null 2>&1 || true
+			die "patch $(basename "$p") does not apply to Debian linux-source-6.12 $found (series last tested on $tested)"
+		fi
+	done
+	echo "$want $(G rev-parse HEAD)" >"$stamp"
+fi
+[ "$found" = "$tested" ] || warn "linux-source-6.12 is $found; the series was last tested on $tested"
+say "kernel: build/linux is base + ${#patches[@]} patch(es)"

@@ -1,0 +1,40 @@
+#!/bin/bash
+# 'make test': everything that must pass, in dependency order. Each step is
+# judged by scripts/check-log.py into build/results/counts; a step that the
+# rest depends on stops the run (with its log) but the summary line still
+# comes. Ends with 'N passed, N failed'; exits non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+res=$BUILD/results
+mkdir -p "$res"
+rm -f "$res"/counts "$res"/*.log "$res"/*.tap
+
+summary() {
+	awk '{ p += $2; f += $3; s += $4 } END {
+		printf "\n"; printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; printf "\n"
+		exit f > 0 }' "$res/counts"
+}
+# host_step NAME CMD... : a host-side step; its TAP (or just its exit
+# status) is recorded. Returns the command's status.
+host_step() {
+	local name=$1 rc=0
+	shift
+	"$@" >"$res/$name.tap" 2>&1 || rc=$?
+	grep -qE '^(not )?ok\b' "$res/$name.tap" ||
+		{ [ $rc = 0 ] && echo "ok - $name" || echo "not ok - $name (exit $rc)"; } >>"$res/$name.tap"
+	[ $rc = 0 ] || tail -n 30 "$res/$name.tap" | grep -vE '^(not )?ok\b' >&2 || true
+	python3 "$TOP/scripts/check-log.py" --host "$res/$name.tap" "$name" || rc=1
+	return $rc
+}
+stop() { say "test: stopping: $1"; summary; exit 1; }
+
+host_step deps "$TOP/scripts/deps.sh" || stop "dependencies could not be installed"
+host_step tree "$TOP/scripts/kernel-tree.sh" || stop "the series does not apply"
+host_step series-sync "$TOP/scripts/check-sync.sh" || true
+host_step checkpatch "$TOP/scripts/checkpatch.sh" || true
+host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
+host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
+host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
+
+"$TOP/scripts/boot.sh" -c max -r boot -t 300 -n boot-max || true
+
+summary
