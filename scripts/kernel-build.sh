@@ -10,9 +10,10 @@ need make "${CROSS}gcc" ccache bc flex bison
 variant=${1:-default}
 shift || true
 targets=("${@:-Image}")
-tree=$BUILD/linux
-out=$BUILD/kernel-$variant
-[ -d "$tree/.git" ] || die "build/linux missing: run 'make tree'"
+# KTREE and KOUT let 'make check' build other trees (bisect, W=1).
+tree=${KTREE:-$BUILD/linux}
+out=${KOUT:-$BUILD/kernel-$variant}
+[ -e "$tree/.git" ] || die "$tree missing: run 'make tree'"
 
 frags=("$TOP/configs/base.config")
 if [ "$variant" != default ]; then
@@ -25,14 +26,25 @@ export KBUILD_BUILD_USER=lab KBUILD_BUILD_HOST=lab
 K=(make -C "$tree" O="$out" ARCH=arm64 CROSS_COMPILE="$CROSS"
 	CC="ccache ${CROSS}gcc" LOCALVERSION= -j "$JOBS")
 mkdir -p "$out"
+exec 9>"$out/.lock"
+flock 9
 
-want=$(hash_of "${frags[@]}")
+# Merge the fragments; a later fragment overrides an earlier one.
+cat "${frags[@]}" | awk '
+	/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { sym = $2 }
+	sym != "" { if (!(sym in val)) order[n++] = sym; val[sym] = $0; sym = "" }
+	END { for (i = 0; i < n; i++) print val[order[i]] }' >"$out/.allconfig.new"
+# Regenerate when a fragment or any Kconfig file of the tree changed.
+want=$( (cat "$out/.allconfig.new"; cd "$tree" && find . -name 'Kconfig*' -not -path './.git/*' |
+	LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-16)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.fragments" 2>/dev/null)" != "$want" ]; then
 	say "kernel[$variant]: configuring: allnoconfig + ${frags[*]##*/}"
-	cat "${frags[@]}" >"$out/.allconfig"
+	mv "$out/.allconfig.new" "$out/.allconfig"
 	run_logged "$out/config.log" "${K[@]}" KCONFIG_ALLCONFIG="$out/.allconfig" allnoconfig
 	echo "$want" >"$out/.fragments"
 fi
+rm -f "$out/.allconfig.new"
 # Every CONFIG_X=y / '# CONFIG_X is not set' a fragment asks for must hold,
 # unless the symbol does not exist in this tree (e.g. before the series).
 grep -rhoE '^\s*(menu)?config [A-Za-z0-9_]+' --include='Kconfig*' "$tree" |
@@ -51,7 +63,7 @@ while IFS= read -r line; do
 			bad=1
 		fi
 	fi
-done < <(cat "${frags[@]}")
+done <"$out/.allconfig"
 [ $bad = 0 ] || die "kernel[$variant]: config does not match its fragments (missing dependency or typo)"
 
 say "kernel[$variant]: building ${targets[*]} (cold: about 6 minutes; log: $out/build.log)"

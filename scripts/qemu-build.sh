@@ -10,6 +10,9 @@ need apt-get dpkg-source git ninja meson pkg-config
 src=$QEMU_DIR/src
 out=$QEMU_DIR/build
 mkdir -p "$QEMU_DIR"
+# One build at a time: several clones may share this cache.
+exec 9>"$QEMU_DIR/.lock"
+flock 9
 
 if [ ! -d "$src/.git" ]; then
 	say "qemu: fetching Debian's qemu source package"

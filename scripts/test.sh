@@ -35,6 +35,8 @@ host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kerne
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
-"$TOP/scripts/boot.sh" -c max -r boot -t 300 -n boot-max || true
+# Guest suites, on each CPU model / command line the series must handle.
+"$TOP/scripts/boot.sh" -c max -r boot,haft -t 300 -n guest-max || true
+"$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r boot,haft -t 300 -n guest-max-nohaft || true
 
 summary
