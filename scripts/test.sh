@@ -35,8 +35,13 @@ host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kerne
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
-# Guest suites, on each CPU model / command line the series must handle.
-"$TOP/scripts/boot.sh" -c max -r boot,haft -t 300 -n guest-max || true
-"$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r boot,haft -t 300 -n guest-max-nohaft || true
+# Guest suites, on each CPU model / command line the series must handle:
+# FEAT_HAFT present and used; absent from the CPU model; present but
+# turned off with arm64.nohaft; and an override value the kernel rejects.
+suites=boot,haft
+"$TOP/scripts/boot.sh" -c max -r "$suites" -t 600 -n guest-max || true
+"$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
+"$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true
+"$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300 -n guest-bad-override || true
 
 summary
