@@ -10,6 +10,10 @@ pkgs=(
 	# the kernel base tree and what building it needs
 	linux-source-6.12 make gcc bc bison flex libssl-dev libelf-dev cpio kmod
 	xz-utils rsync python3 perl git ccache
+	# checkpatch.pl's SPDX check (scripts/spdxcheck.py)
+	python3-ply python3-git
+	# checking that guest programs are static
+	file
 	# QEMU from Debian's source package: fetching, configuring, building
 	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev
 	zlib1g-dev libfdt-dev python3-venv

@@ -33,12 +33,13 @@ host_step series-sync "$TOP/scripts/check-sync.sh" || true
 host_step checkpatch "$TOP/scripts/checkpatch.sh" || true
 host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
+host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftest does not build"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
 # Guest suites, on each CPU model / command line the series must handle:
 # FEAT_HAFT present and used; absent from the CPU model; present but
 # turned off with arm64.nohaft; and an override value the kernel rejects.
-suites=boot,haft
+suites=boot,haft,lru-nonleaf,hotplug
 "$TOP/scripts/boot.sh" -c max -r "$suites" -t 600 -n guest-max || true
 "$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
 "$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true

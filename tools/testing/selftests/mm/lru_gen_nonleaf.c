@@ -1,0 +1,1007 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Multi-gen LRU aging with the Access flag of non-leaf PMD entries.
+ *
+ * When lru_gen/enabled has 0x0004 (ARCH_HAS_NONLEAF_PMD_YOUNG and hardware
+ * that sets the Access flag in table descriptors, e.g. arm64 FEAT_HAFT), the
+ * aging walk tests and clears the Access flag of each PMD that points to a
+ * PTE table and skips the whole table when it is clear. This test checks the
+ * saving on a cold working set, and that a page touched since the last walk
+ * is never skipped.
+ *
+ * The protocol avoids the ways MGLRU aging can be driven into measuring
+ * something else:
+ *  - Every walk that is measured is requested with force_scan=0: the
+ *    debugfs default (1) bypasses both the non-leaf check and the Bloom
+ *    filter. Swappiness is passed explicitly so that anonymous memory is
+ *    walked without swap.
+ *  - Without force_scan the walk only enters PTE tables that are in the
+ *    Bloom filter, i.e. that were mostly young in the previous walk. Each
+ *    round therefore starts with one force_scan=1 walk of a freshly
+ *    touched set to put all of its tables into the filter, then touches the
+ *    set again and walks it with force_scan=0 ("warm"), which clears the
+ *    table Access flags. Only the walk after that sees a cold set whose
+ *    tables are all in the filter: that is the one compared.
+ *  - Without force_scan, aging fails with -ERANGE once there are four
+ *    generations. The seed walk may move the oldest generation up (it is
+ *    forced); otherwise room is made by evicting only generations that
+ *    are (nearly) empty: evicting the working set without swap would clear
+ *    its Access flags through the rmap and make it young again.
+ *  - A walk skips an mm that has not run since the previous walk, so the
+ *    test sleeps briefly before each walk to be scheduled in again.
+ *  - The first walk after an mm joins a memcg is forced; a setup walk
+ *    absorbs it.
+ *  - The walk clears Access flags without flushing the TLB, and a TLB hit
+ *    need not set them again; how many accesses a TLB hides depends on its
+ *    size (an emulator's can hold the whole set). Before touching memory
+ *    again the test makes the kernel invalidate its translations (an
+ *    mprotect() round trip), so every touch is seen by a table walk. Every
+ *    warm walk still verifies that the whole set was found young.
+ *
+ * The per-walk counters come from the tyfa line of lru_gen_full
+ * (CONFIG_LRU_GEN_STATS): leaf entries visited, leaf entries young, PTE
+ * tables found in the Bloom filter, PTE tables added to it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
+
+#include "../kselftest.h"
+#include "vm_util.h"
+
+#define ENABLED_PATH	"/sys/kernel/mm/lru_gen/enabled"
+#define LRU_GEN_PATH	"/sys/kernel/debug/lru_gen"
+#define LRU_GEN_FULL	"/sys/kernel/debug/lru_gen_full"
+#define THP_PATH	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define CGROUP_ROOT	"/sys/fs/cgroup"
+
+#define CAP_CORE	0x0001
+#define CAP_MM_WALK	0x0002
+#define CAP_NONLEAF	0x0004
+#define CAPS_OFF	(CAP_CORE | CAP_MM_WALK)
+#define CAPS_ON		(CAP_CORE | CAP_MM_WALK | CAP_NONLEAF)
+
+#define NR_GENS		4
+/*
+ * A walk from max_seq moves what it finds young into generation max_seq,
+ * then opens max_seq + 1 empty. Counted back from the new max_seq, the
+ * pages found young by the last walk are in anon[FOUND], those not found
+ * stay where they were: in anon[FOUND + 1] after being found one walk
+ * earlier.
+ */
+#define FOUND		1
+#define SWAPPINESS	200
+/*
+ * Stray anonymous pages of this process, and new pages still in per-CPU
+ * batches on their way to the LRU.
+ */
+#define SLACK		64
+#define MAX_ROUNDS	16
+#define THP_COUNT	4
+
+struct walk {
+	unsigned long total;	/* leaf entries visited */
+	unsigned long young;	/* leaf entries found young */
+	unsigned long found;	/* PTE tables found in the Bloom filter */
+	unsigned long added;	/* PTE tables added to the Bloom filter */
+	double ms;
+};
+
+struct gens {
+	unsigned long max_seq;
+	unsigned long min_seq;			/* of anonymous memory */
+	unsigned long anon[NR_GENS];		/* indexed by max_seq - seq */
+	unsigned long file[NR_GENS];
+	bool have_walk;
+	struct walk last;			/* the walk that made max_seq */
+};
+
+/* Options */
+static unsigned long set_mib = 1024;
+static int rounds = 3;
+static int hot_pct = 5;
+
+/* Set up once */
+static size_t page_size, pmd_span;
+static unsigned long nr_pages, nr_regions;
+static char *set;
+static size_t set_len;
+static unsigned int memcg_id;
+static bool nonleaf_ok;
+static char cg_dir[256], cg_procs[300], cg_home[600];
+static char caps_saved[32];
+static bool caps_changed, subtree_changed;
+static char rbuf[1 << 17];
+static char why[512];
+
+/* Results carried from one case to the next */
+static unsigned long cold_off[MAX_ROUNDS], cold_on[MAX_ROUNDS];
+static bool have_cold_off;
+static unsigned long hot_off[2], hot_on[2];
+static bool have_hot_off;
+
+#define explain(...) snprintf(why, sizeof(why), __VA_ARGS__)
+
+/*
+ * Cleanup runs from atexit() and from signal handlers, so it only uses
+ * async-signal-safe calls.
+ */
+static void write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0)
+		return;
+	/* Nothing more can be done if this fails while leaving. */
+	write(fd, s, strlen(s));
+	close(fd);
+}
+
+static void cleanup(void)
+{
+	if (caps_changed) {
+		write_str(ENABLED_PATH, caps_saved);
+		caps_changed = false;
+	}
+	if (!cg_dir[0])
+		return;
+	if (set) {
+		munmap(set, set_len);
+		set = NULL;
+	}
+	/* "0" moves the writer back to where it came from */
+	write_str(cg_home, "0");
+	rmdir(cg_dir);
+	cg_dir[0] = '\0';
+	if (subtree_changed) {
+		write_str(CGROUP_ROOT "/cgroup.subtree_control", "-memory");
+		subtree_changed = false;
+	}
+}
+
+static void on_signal(int sig)
+{
+	cleanup();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int read_file(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return n < 0 ? -1 : 0;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	close(fd);
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+static unsigned int read_caps(void)
+{
+	char buf[32];
+
+	if (read_file(ENABLED_PATH, buf, sizeof(buf)))
+		return 0;
+	return strtoul(buf, NULL, 0);
+}
+
+/* Write @caps to lru_gen/enabled and return what it reads back. */
+static unsigned int set_caps(unsigned int caps)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "0x%04x", caps);
+	caps_changed = true;
+	if (write_file(ENABLED_PATH, buf))
+		return 0;
+	return read_caps();
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* A number in lru_gen_full, with the letter (or blank) printed after it. */
+static char *number(char *p, unsigned long *val, char *mark)
+{
+	char *end;
+
+	while (*p == ' ')
+		p++;
+	*val = strtoul(p, &end, 10);
+	if (end == p)
+		return NULL;
+	*mark = *end;
+	return *end ? end + 1 : end;
+}
+
+/*
+ * Read the generations of our memcg on node 0 from lru_gen_full: for each
+ * sequence number a line "seq age_ms anon file" (a count followed by 'x'
+ * when seq is below that type's min_seq), tier lines, and the counters of
+ * the walk that aged from seq, marked "tyfa".
+ */
+static int read_gens(struct gens *g)
+{
+	struct {
+		unsigned long seq, anon, file, walk[4];
+		bool anon_gone, have_walk;
+	} e[NR_GENS + 1];
+	bool ours = false, in_node = false;
+	char *line, *next;
+	int nr = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (read_file(LRU_GEN_FULL, rbuf, sizeof(rbuf))) {
+		explain("cannot read %s: %s", LRU_GEN_FULL, strerror(errno));
+		return -1;
+	}
+	for (line = rbuf; line; line = next) {
+		unsigned long v[7];
+		char m[7], *p = line;
+		unsigned int id;
+		int n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "memcg %u", &id) == 1) {
+			if (ours)
+				break;
+			ours = id == memcg_id;
+			continue;
+		}
+		if (!ours)
+			continue;
+		if (!strncmp(line, " node ", 6)) {
+			if (in_node)
+				break;
+			in_node = atoi(line + 6) == 0;
+			continue;
+		}
+		if (!in_node)
+			continue;
+		for (n = 0; n < 7 && *p; n++) {
+			p = number(p, &v[n], &m[n]);
+			if (!p)
+				break;
+		}
+		if (n == 4 && m[0] == ' ' && m[1] == ' ' && nr < NR_GENS) {
+			e[nr].seq = v[0];
+			e[nr].anon = v[2];
+			e[nr].file = v[3];
+			e[nr].anon_gone = m[2] == 'x';
+			e[nr].have_walk = false;
+			nr++;
+		} else if (n == 4 && nr && !memcmp(m, "tyfa", 4)) {
+			memcpy(e[nr - 1].walk, v, sizeof(e[nr - 1].walk));
+			e[nr - 1].have_walk = true;
+		}
+	}
+	if (!nr) {
+		explain("memcg %u has no generations in %s", memcg_id, LRU_GEN_FULL);
+		return -1;
+	}
+	g->max_seq = e[nr - 1].seq;
+	g->min_seq = g->max_seq;
+	for (int i = nr - 1; i >= 0; i--) {
+		unsigned long age = g->max_seq - e[i].seq;
+
+		if (!e[i].anon_gone)
+			g->min_seq = e[i].seq;
+		g->anon[age] = e[i].anon;
+		g->file[age] = e[i].file;
+		if (age == 1 && e[i].have_walk) {
+			g->last.total = e[i].walk[0];
+			g->last.young = e[i].walk[1];
+			g->last.found = e[i].walk[2];
+			g->last.added = e[i].walk[3];
+			g->have_walk = true;
+		}
+	}
+	return 0;
+}
+
+static int lru_gen_cmd(const char *cmd)
+{
+	if (write_file(LRU_GEN_PATH, cmd)) {
+		explain("'%s' > %s failed: %s", cmd, LRU_GEN_PATH, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Make room for one more generation without force_scan: the generations
+ * older than max_seq - 2 must go, and they may only hold stray pages of
+ * this process, never the working set.
+ */
+static int make_room(struct gens *g)
+{
+	unsigned long seq, last;
+	char cmd[96];
+
+	if (g->min_seq + NR_GENS - 1 > g->max_seq)
+		return 0;
+	last = g->max_seq - (NR_GENS - 1);
+	for (seq = g->min_seq; seq <= last; seq++) {
+		unsigned long n = g->anon[g->max_seq - seq] + g->file[g->max_seq - seq];
+
+		if (n > SLACK) {
+			explain("generation %lu holds %lu pages: aging on would evict them",
+				seq, n);
+			return -1;
+		}
+	}
+	snprintf(cmd, sizeof(cmd), "- %u 0 %lu %d %lu", memcg_id, last,
+		 SWAPPINESS, nr_pages);
+	if (lru_gen_cmd(cmd) || read_gens(g))
+		return -1;
+	if (g->min_seq + NR_GENS - 1 <= g->max_seq) {
+		explain("eviction left min_seq %lu with max_seq %lu", g->min_seq,
+			g->max_seq);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One aging walk, from max_seq to max_seq + 1. On return @g describes the
+ * generations after it and @w the walk's counters and elapsed time.
+ */
+static int age(bool force_scan, struct gens *g, struct walk *w, const char *what)
+{
+	unsigned long seq;
+	char cmd[96];
+	double t0;
+
+	if (read_gens(g))
+		return -1;
+	if (!force_scan && make_room(g))
+		return -1;
+	seq = g->max_seq;
+	snprintf(cmd, sizeof(cmd), "+ %u 0 %lu %d %d", memcg_id, seq,
+		 SWAPPINESS, force_scan);
+	/* Be scheduled in again, or the walk skips this mm. */
+	usleep(1000);
+	t0 = now_ms();
+	if (lru_gen_cmd(cmd))
+		return -1;
+	w->ms = now_ms() - t0;
+	if (read_gens(g))
+		return -1;
+	if (g->max_seq != seq + 1 || !g->have_walk) {
+		explain("aging from %lu left max_seq at %lu", seq, g->max_seq);
+		return -1;
+	}
+	w->total = g->last.total;
+	w->young = g->last.young;
+	w->found = g->last.found;
+	w->added = g->last.added;
+	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu tables %4lu/%4lu %7.1f ms, gens",
+		       what, seq, seq + 1, w->total, w->young, w->found, w->added,
+		       w->ms);
+	for (int i = NR_GENS - 1; i >= 0; i--)
+		printf(" %lu", g->anon[i]);
+	printf("\n");
+	return 0;
+}
+
+/*
+ * Make the kernel drop the TLB entries of [p, p + len): changing the
+ * protection and back invalidates them and keeps the Access flags, so the
+ * next access to each page goes through a table walk.
+ */
+static void drop_tlb(char *p, size_t len)
+{
+	if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
+}
+
+/* Write to every page: no read fault first, and the page gets dirty. */
+static void touch_all(char *p, size_t len)
+{
+	static char stamp;
+
+	drop_tlb(p, len);
+	stamp++;
+	for (size_t off = 0; off < len; off += page_size)
+		p[off] = stamp;
+}
+
+static bool region_is_hot(unsigned long r)
+{
+	return r % (100 / hot_pct) == 0;
+}
+
+/*
+ * The hot subset: every (100 / hot_pct)-th 2 MiB region whole, and one
+ * page, at a varying offset, in each of the other regions.
+ */
+static unsigned long touch_hot(void)
+{
+	unsigned long per_region = pmd_span / page_size, n = 0;
+
+	drop_tlb(set, set_len);
+	for (unsigned long r = 0; r < nr_regions; r++) {
+		char *base = set + r * pmd_span;
+
+		if (region_is_hot(r)) {
+			touch_all(base, pmd_span);
+			n += per_region;
+		} else {
+			base[((r * 37 + 11) % per_region) * page_size]++;
+			n++;
+		}
+	}
+	return n;
+}
+
+static unsigned long hot_whole_pages(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned long r = 0; r < nr_regions; r++)
+		n += region_is_hot(r) ? pmd_span / page_size : 0;
+	return n;
+}
+
+static bool use_caps(unsigned int caps)
+{
+	unsigned int got = set_caps(caps);
+
+	if (got != caps) {
+		explain("lru_gen/enabled reads 0x%04x after writing 0x%04x", got, caps);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Bring the whole set into the Bloom filter, then warm it with a walk that
+ * clears its table Access flags (with non-leaf young on). Afterwards every
+ * page is in the youngest generation and its PTE Access flag is clear.
+ */
+static int warm_up(struct gens *g, const char *mode)
+{
+	struct walk w;
+	char what[64];
+
+	touch_all(set, set_len);
+	snprintf(what, sizeof(what), "%s seed (force_scan)", mode);
+	if (age(true, g, &w, what))
+		return -1;
+	touch_all(set, set_len);
+	snprintf(what, sizeof(what), "%s warm", mode);
+	if (age(false, g, &w, what))
+		return -1;
+	if (w.young < nr_pages) {
+		explain("%s: the walk after touching all %lu pages found only %lu young",
+			mode, nr_pages, w.young);
+		return -1;
+	}
+	if (g->anon[FOUND] + SLACK < nr_pages) {
+		explain("%s: youngest generation holds %lu pages after touching all %lu",
+			mode, g->anon[FOUND], nr_pages);
+		return -1;
+	}
+	return 0;
+}
+
+/* Case 1: a cold set, measured with non-leaf young off or on. */
+static int cold_rounds(bool on, unsigned long *visited)
+{
+	const char *mode = on ? "on" : "off";
+	struct gens g;
+	struct walk w;
+	double ms = 0;
+
+	if (!use_caps(on ? CAPS_ON : CAPS_OFF))
+		return KSFT_FAIL;
+	for (int r = 0; r < rounds; r++) {
+		char what[64];
+
+		if (warm_up(&g, mode))
+			return KSFT_FAIL;
+		snprintf(what, sizeof(what), "%s cold (round %d)", mode, r + 1);
+		if (age(false, &g, &w, what))
+			return KSFT_FAIL;
+		if (w.young > SLACK) {
+			explain("%s: the cold walk found %lu young, expected at most %d",
+				mode, w.young, SLACK);
+			return KSFT_FAIL;
+		}
+		if (g.anon[FOUND + 1] + SLACK < nr_pages) {
+			explain("%s: the cold set left its generation (%lu of %lu pages there)",
+				mode, g.anon[FOUND + 1], nr_pages);
+			return KSFT_FAIL;
+		}
+		visited[r] = w.total;
+		ms += w.ms;
+	}
+	ksft_print_msg("cold walks with non-leaf young %s: %.1f ms each on average\n",
+		       mode, ms / rounds);
+	return KSFT_PASS;
+}
+
+static int test_cold_off(void)
+{
+	int ret = cold_rounds(false, cold_off);
+
+	if (ret != KSFT_PASS)
+		return ret;
+	for (int r = 0; r < rounds; r++) {
+		if (cold_off[r] < nr_pages) {
+			explain("cold walk %d visited %lu leaf entries, expected all %lu",
+				r + 1, cold_off[r], nr_pages);
+			return KSFT_FAIL;
+		}
+	}
+	have_cold_off = true;
+	explain("every cold walk visited all %lu leaf entries (%lu in the first)",
+		nr_pages, cold_off[0]);
+	return KSFT_PASS;
+}
+
+static int test_cold_on(void)
+{
+	int ret = cold_rounds(true, cold_on);
+
+	if (ret != KSFT_PASS)
+		return ret;
+	for (int r = 0; r < rounds; r++) {
+		unsigned long base = have_cold_off ? cold_off[r] : nr_pages;
+
+		if (cold_on[r] * 100 > base) {
+			explain("round %d: visited %lu leaf entries, over 1%% of %lu (off)",
+				r + 1, cold_on[r], base);
+			return KSFT_FAIL;
+		}
+	}
+	explain("cold walks visited %lu leaf entries with non-leaf young on, %lu off (first round)",
+		cold_on[0], have_cold_off ? cold_off[0] : nr_pages);
+	return KSFT_PASS;
+}
+
+/*
+ * Case 2: re-touch the hot subset after the warm walk cleared the table
+ * Access flags. The next walk must find all of it young and move it to the
+ * youngest generation, while the rest stays behind. A second round shows
+ * the whole hot regions again; the single pages are not in the Bloom
+ * filter any more (one young entry in 512), with non-leaf young off or on.
+ */
+static int hot_rounds(bool on, unsigned long *youngest)
+{
+	const char *mode = on ? "on" : "off";
+	unsigned long hot, whole = hot_whole_pages();
+	struct gens g;
+	struct walk w;
+
+	if (!use_caps(on ? CAPS_ON : CAPS_OFF))
+		return KSFT_FAIL;
+	if (warm_up(&g, mode))
+		return KSFT_FAIL;
+
+	hot = touch_hot();
+	if (age(false, &g, &w, on ? "on hot 1" : "off hot 1"))
+		return KSFT_FAIL;
+	youngest[0] = g.anon[FOUND];
+	if (w.young < hot || g.anon[FOUND] + SLACK < hot || g.anon[FOUND] > hot + SLACK) {
+		explain("%s: re-touched %lu pages, found %lu young, youngest gen %lu",
+			mode, hot, w.young, g.anon[FOUND]);
+		return KSFT_FAIL;
+	}
+	if (g.anon[FOUND + 1] + hot + SLACK < nr_pages) {
+		explain("%s: only %lu of the %lu untouched pages stayed in their generation",
+			mode, g.anon[FOUND + 1], nr_pages - hot);
+		return KSFT_FAIL;
+	}
+
+	touch_hot();
+	if (age(false, &g, &w, on ? "on hot 2" : "off hot 2"))
+		return KSFT_FAIL;
+	youngest[1] = g.anon[FOUND];
+	if (w.young < whole || g.anon[FOUND] + SLACK < whole || g.anon[FOUND] > hot + SLACK) {
+		explain("%s: re-touched %lu in whole regions, found %lu young, youngest gen %lu",
+			mode, whole, w.young, g.anon[FOUND]);
+		return KSFT_FAIL;
+	}
+	explain("youngest gen after re-touching %lu pages: %lu, then %lu (whole regions %lu)",
+		hot, youngest[0], youngest[1], whole);
+	return KSFT_PASS;
+}
+
+static int test_hot_off(void)
+{
+	int ret = hot_rounds(false, hot_off);
+
+	have_hot_off = ret == KSFT_PASS;
+	return ret;
+}
+
+static int test_hot_on(void)
+{
+	int ret = hot_rounds(true, hot_on);
+
+	if (ret != KSFT_PASS || !have_hot_off)
+		return ret;
+	for (int i = 0; i < 2; i++) {
+		long d = (long)hot_on[i] - (long)hot_off[i];
+
+		if (d > SLACK / 4 || d < -SLACK / 4) {
+			explain("hot walk %d: youngest gen %lu pages with it on, %lu off",
+				i + 1, hot_on[i], hot_off[i]);
+			return KSFT_FAIL;
+		}
+	}
+	explain("the youngest generation matches non-leaf young off: %lu/%lu on, %lu/%lu off",
+		hot_on[0], hot_on[1], hot_off[0], hot_off[1]);
+	return KSFT_PASS;
+}
+
+/* Case 3: switching 0x0004 between walks takes effect on the next walk. */
+static int test_toggle(void)
+{
+	struct gens g;
+	struct walk w;
+
+	/* on -> off between the warm and the cold walk: nothing is skipped */
+	if (!use_caps(CAPS_ON) || warm_up(&g, "on"))
+		return KSFT_FAIL;
+	if (!use_caps(CAPS_OFF) || age(false, &g, &w, "switched off, cold"))
+		return KSFT_FAIL;
+	if (w.total < nr_pages) {
+		explain("switched off: the cold walk visited %lu leaf entries, not all %lu",
+			w.total, nr_pages);
+		return KSFT_FAIL;
+	}
+
+	/* off -> on between the seed and the warm walk */
+	touch_all(set, set_len);
+	if (age(true, &g, &w, "off seed (force_scan)"))
+		return KSFT_FAIL;
+	touch_all(set, set_len);
+	if (!use_caps(CAPS_ON) || age(false, &g, &w, "switched on, warm"))
+		return KSFT_FAIL;
+	if (w.young < nr_pages) {
+		explain("switched on: the warm walk found %lu of %lu pages young",
+			w.young, nr_pages);
+		return KSFT_FAIL;
+	}
+	if (age(false, &g, &w, "on, cold"))
+		return KSFT_FAIL;
+	if (w.total * 100 > nr_pages) {
+		explain("switched on: the cold walk visited %lu of %lu leaf entries",
+			w.total, nr_pages);
+		return KSFT_FAIL;
+	}
+	explain("off took effect at once (%lu visited), on from the next walk",
+		nr_pages);
+	return KSFT_PASS;
+}
+
+/*
+ * Case 4: PMD leaf entries (THP) are tested and cleared as before: the
+ * huge pages touched since the last walk move to the youngest generation,
+ * the others stay.
+ */
+static int thp_case(bool on)
+{
+	const char *mode = on ? "on" : "off";
+	size_t len = THP_COUNT * pmd_span, half = len / 2;
+	unsigned long per_thp = pmd_span / page_size;
+	char buf[64], *map, *thp;
+	struct gens g;
+	struct walk w;
+	int ret = KSFT_FAIL;
+
+	if (read_file(THP_PATH, buf, sizeof(buf)) || strstr(buf, "[never]")) {
+		explain("THP is not available (%s)", THP_PATH);
+		return KSFT_SKIP;
+	}
+	if (!use_caps(on ? CAPS_ON : CAPS_OFF))
+		return KSFT_FAIL;
+	map = mmap(NULL, len + pmd_span, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		explain("mmap: %s", strerror(errno));
+		return KSFT_FAIL;
+	}
+	thp = (char *)(((unsigned long)map + pmd_span - 1) & ~(pmd_span - 1));
+	if (madvise(thp, len, MADV_HUGEPAGE)) {
+		explain("MADV_HUGEPAGE: %s", strerror(errno));
+		goto out;
+	}
+	touch_all(thp, len);
+	if (!check_huge_anon(thp, THP_COUNT, pmd_span)) {
+		explain("could not get %d huge pages", THP_COUNT);
+		ret = KSFT_SKIP;
+		goto out;
+	}
+	touch_all(thp, len);
+	if (age(true, &g, &w, on ? "thp on seed" : "thp off seed"))
+		goto out;
+	touch_all(thp, len);
+	if (age(false, &g, &w, on ? "thp on warm" : "thp off warm"))
+		goto out;
+	if (w.young < THP_COUNT || g.anon[FOUND] < THP_COUNT * per_thp) {
+		explain("%s: warm walk found %lu young, youngest generation holds %lu pages",
+			mode, w.young, g.anon[FOUND]);
+		goto out;
+	}
+	touch_all(thp, half);
+	if (age(false, &g, &w, on ? "thp on half hot" : "thp off half hot"))
+		goto out;
+	if (w.young < THP_COUNT / 2 || g.anon[FOUND] < half / page_size ||
+	    g.anon[FOUND] > half / page_size + SLACK ||
+	    g.anon[FOUND + 1] < half / page_size) {
+		explain("%s: touched %d of %d THPs, found %lu young; gens %lu (youngest), %lu",
+			mode, THP_COUNT / 2, THP_COUNT, w.young, g.anon[FOUND],
+			g.anon[FOUND + 1]);
+		goto out;
+	}
+	explain("%d touched THPs moved to the youngest gen (%lu pages), %d stayed (%lu)",
+		THP_COUNT / 2, g.anon[FOUND], THP_COUNT / 2, g.anon[FOUND + 1]);
+	ret = KSFT_PASS;
+out:
+	munmap(map, len + pmd_span);
+	return ret;
+}
+
+static int test_thp_off(void)
+{
+	return thp_case(false);
+}
+
+static int test_thp_on(void)
+{
+	return thp_case(true);
+}
+
+static const struct test_case {
+	const char *name;
+	bool needs_nonleaf;
+	bool needs_set;
+	int (*fn)(void);
+} cases[] = {
+	{ "cold set, non-leaf young off: every leaf visited", false, true, test_cold_off },
+	{ "cold set, non-leaf young on: at most 1% of that", true, true, test_cold_on },
+	{ "hot subset, non-leaf young off: found, rest ages", false, true, test_hot_off },
+	{ "hot subset, non-leaf young on: same as off", true, true, test_hot_on },
+	{ "toggling non-leaf young between walks", true, true, test_toggle },
+	{ "THP, non-leaf young off: PMD leaves age", false, false, test_thp_off },
+	{ "THP, non-leaf young on: PMD leaves age", true, false, test_thp_on },
+};
+
+static void show_options(const char *prog)
+{
+	printf("usage: %s [-s MiB] [-p rounds] [-f hot%%]\n"
+	       "  -s MiB    working set size, a multiple of the PMD span (default 1024)\n"
+	       "  -p N      cold walks measured per setting (default 3, at most %d)\n"
+	       "  -f PCT    percentage of 2 MiB regions touched whole as hot (default 5)\n",
+	       prog, MAX_ROUNDS);
+}
+
+/* Pages this process touches later must not be charged to the test memcg. */
+static void prefault(void)
+{
+	char stack[64 << 10];
+
+	memset(stack, 0, sizeof(stack));
+	asm volatile("" : : "r" (stack) : "memory");
+	memset(rbuf, 0, sizeof(rbuf));
+}
+
+static void setup_cgroup(void)
+{
+	char buf[512], *p;
+	struct statfs sfs;
+
+	if (statfs(CGROUP_ROOT, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
+		ksft_exit_skip("cgroup v2 is not mounted at %s\n", CGROUP_ROOT);
+	if (read_file(CGROUP_ROOT "/cgroup.controllers", buf, sizeof(buf)) ||
+	    !strstr(buf, "memory"))
+		ksft_exit_skip("the memory controller is not available\n");
+	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) ||
+	    strncmp(buf, "0::", 3))
+		ksft_exit_skip("this process is not in a cgroup v2 hierarchy\n");
+	p = strchr(buf, '\n');
+	if (p)
+		*p = '\0';
+	snprintf(cg_home, sizeof(cg_home), CGROUP_ROOT "%s/cgroup.procs",
+		 strcmp(buf + 3, "/") ? buf + 3 : "");
+
+	if (read_file(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
+		ksft_exit_fail_msg("cannot read cgroup.subtree_control\n");
+	if (!strstr(buf, "memory")) {
+		if (write_file(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
+			ksft_exit_skip("cannot enable the memory controller: %s\n",
+				       strerror(errno));
+		subtree_changed = true;
+	}
+	snprintf(cg_dir, sizeof(cg_dir), CGROUP_ROOT "/lru_gen_nonleaf.%d", getpid());
+	if (mkdir(cg_dir, 0755)) {
+		snprintf(buf, sizeof(buf), "%s", cg_dir);
+		cg_dir[0] = '\0';
+		ksft_exit_fail_msg("mkdir %s: %s\n", buf, strerror(errno));
+	}
+	snprintf(cg_procs, sizeof(cg_procs), "%s/cgroup.procs", cg_dir);
+	snprintf(buf, sizeof(buf), "%d", getpid());
+	if (write_file(cg_procs, buf))
+		ksft_exit_fail_msg("cannot join %s: %s\n", cg_dir, strerror(errno));
+}
+
+/* Find the memcg ID that lru_gen lists for our cgroup. */
+static void find_memcg_id(void)
+{
+	const char *name = cg_dir + strlen(CGROUP_ROOT);
+	char *line, *next;
+
+	if (read_file(LRU_GEN_PATH, rbuf, sizeof(rbuf)))
+		ksft_exit_fail_msg("cannot read %s\n", LRU_GEN_PATH);
+	for (line = rbuf; line; line = next) {
+		unsigned int id;
+		char path[300];
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "memcg %u %299s", &id, path) == 2 &&
+		    !strcmp(path, name)) {
+			memcg_id = id;
+			return;
+		}
+	}
+	ksft_exit_fail_msg("%s does not list %s\n", LRU_GEN_PATH, name);
+}
+
+static void map_set(void)
+{
+	struct gens g;
+	struct walk w;
+	char *map;
+
+	set_len = set_mib << 20;
+	map = mmap(NULL, set_len + pmd_span, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		ksft_exit_fail_msg("mmap %zu bytes: %s\n", set_len, strerror(errno));
+	set = (char *)(((unsigned long)map + pmd_span - 1) & ~(pmd_span - 1));
+	if (set > map)
+		munmap(map, set - map);
+	munmap(set + set_len, map + pmd_span - set);
+	if (madvise(set, set_len, MADV_NOHUGEPAGE))
+		ksft_exit_fail_msg("MADV_NOHUGEPAGE: %s\n", strerror(errno));
+	touch_all(set, set_len);
+	if (check_huge_anon(set, 0, pmd_span) == false)
+		ksft_exit_fail_msg("the working set is backed by huge pages\n");
+	/* The first walk of a newly added mm is forced: get it over with. */
+	if (age(true, &g, &w, "setup (force_scan)"))
+		ksft_exit_fail_msg("%s\n", why);
+}
+
+int main(int argc, char **argv)
+{
+	double start = now_ms();
+	unsigned int caps;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "s:p:f:h")) != -1) {
+		switch (opt) {
+		case 's':
+			set_mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'p':
+			rounds = atoi(optarg);
+			break;
+		case 'f':
+			hot_pct = atoi(optarg);
+			break;
+		default:
+			show_options(argv[0]);
+			return opt == 'h' ? KSFT_PASS : KSFT_FAIL;
+		}
+	}
+	page_size = psize();
+	/* A PTE table is one page of 8-byte entries. */
+	pmd_span = page_size * (page_size / 8);
+	if (!set_mib || (set_mib << 20) % pmd_span || rounds < 1 ||
+	    rounds > MAX_ROUNDS || hot_pct < 1 || hot_pct > 50) {
+		show_options(argv[0]);
+		return KSFT_FAIL;
+	}
+	nr_pages = (set_mib << 20) / page_size;
+	nr_regions = (set_mib << 20) / pmd_span;
+
+	ksft_print_header();
+	if (geteuid())
+		ksft_exit_skip("needs root\n");
+	if (access(ENABLED_PATH, F_OK))
+		ksft_exit_skip("no multi-gen LRU (%s)\n", ENABLED_PATH);
+	if (access(LRU_GEN_FULL, R_OK) || access(LRU_GEN_PATH, W_OK))
+		ksft_exit_skip("no lru_gen in debugfs (mounted at /sys/kernel/debug?)\n");
+	if (read_file(ENABLED_PATH, caps_saved, sizeof(caps_saved)))
+		ksft_exit_fail_msg("cannot read %s\n", ENABLED_PATH);
+	caps_saved[strcspn(caps_saved, "\n")] = '\0';
+	caps = strtoul(caps_saved, NULL, 0);
+	if (!(caps & CAP_CORE))
+		ksft_exit_skip("the multi-gen LRU is disabled (lru_gen/enabled %s)\n",
+			       caps_saved);
+
+	atexit(cleanup);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGALRM, on_signal);
+
+	/* Without a hardware Access flag there are no page table walks. */
+	if (!(set_caps(CAPS_OFF) & CAP_MM_WALK))
+		ksft_exit_skip("lru_gen/enabled cannot set 0x0002: no hardware Access flag\n");
+	nonleaf_ok = set_caps(CAPS_ON) == CAPS_ON;
+	ksft_print_msg("lru_gen/enabled was %s; 0x%04x %s be set; %lu MiB, %lu pages, %d%% hot\n",
+		       caps_saved, CAPS_ON, nonleaf_ok ? "can" : "cannot", set_mib,
+		       nr_pages, hot_pct);
+
+	prefault();
+	setup_cgroup();
+	find_memcg_id();
+	ksft_print_msg("memcg %u: %s\n", memcg_id, cg_dir);
+	if (set_caps(CAPS_OFF) != CAPS_OFF)
+		ksft_exit_fail_msg("cannot write %s\n", ENABLED_PATH);
+	map_set();
+
+	ksft_set_plan(ARRAY_SIZE(cases));
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct test_case *c = &cases[i];
+		int ret;
+
+		if (c->needs_nonleaf && !nonleaf_ok) {
+			ksft_test_result_skip("%s: lru_gen/enabled cannot set 0x0004\n",
+					      c->name);
+			continue;
+		}
+		if (!c->needs_set && set) {
+			munmap(set, set_len);
+			set = NULL;
+		}
+		why[0] = '\0';
+		ret = c->fn();
+		ksft_test_result_report(ret, "%s: %s\n", c->name, why);
+	}
+	ksft_print_msg("%.1f s in all\n", (now_ms() - start) / 1e3);
+	cleanup();
+	ksft_finished();
+}
