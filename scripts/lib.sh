@@ -15,6 +15,9 @@ QEMU=${QEMU:-$QEMU_DIR/build/qemu-system-aarch64}
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_NOHASHDIR=1
+# Kbuild passes the absolute source path in -fmacro-prefix-map; it maps to
+# "" and so never reaches the object, but would make every clone miss.
+export CCACHE_IGNOREOPTIONS='-fmacro-prefix-map=*'
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 
 say() { printf '==> %s\n' "$*" >&2; }
