@@ -33,6 +33,8 @@ host_step series-sync "$TOP/scripts/check-sync.sh" || true
 host_step checkpatch "$TOP/scripts/checkpatch.sh" || true
 host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
+# The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off.
+host_step qemu-tests "$TOP/qemu/run-tests.sh" || true
 host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftest does not build"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
@@ -44,5 +46,10 @@ suites=boot,haft,lru-nonleaf,hotplug
 "$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
 "$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true
 "$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300 -n guest-bad-override || true
+# Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
+if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
+	"$TOP/scripts/boot.sh" -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" \
+		-c max -r boot -t 300 -n stock-max || true
+fi
 
 summary

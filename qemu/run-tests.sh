@@ -1,0 +1,61 @@
+#!/bin/bash
+# Bare-metal checks of the emulator's FEAT_TCR2 and FEAT_HAFT: builds
+# qemu/tests/baremetal once per CPU variant into build/qemu-tests/, runs each
+# under the lab's QEMU at EL3 (-M virt,secure=on,virtualization=on), and
+# prints their TAP lines, then the plan. Exits non-zero on any failure.
+#   qemu/run-tests.sh            QEMU=... selects another binary
+. "$(dirname "$0")/../scripts/lib.sh"
+need "${CROSS}gcc" timeout
+
+src=$TOP/qemu/tests/baremetal
+out=$BUILD/qemu-tests
+mkdir -p "$out"
+[ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
+
+# variant number (haft-test.c VARIANT) and the -cpu options it expects;
+# HAFT_TEST_RUNS="N CPU;..." runs others (qemu/tests/mutants.sh does).
+IFS=';' read -ra variants <<<"${HAFT_TEST_RUNS:-0 max;1 max,haft=off;2 max,tcr2=off}"
+
+n=0 failed=0
+tap() { # LINE: pass one TAP line through and count it
+	n=$((n + 1))
+	case "$1" in "not ok"*) failed=$((failed + 1)) ;; esac
+	printf '%s\n' "$1"
+}
+
+for v in "${variants[@]}"; do
+	read -r num cpu <<<"$v"
+	elf=$out/haft-test-$num.elf
+	log=$out/haft-test-$num.log
+	"${CROSS}gcc" -DVARIANT="$num" -ffreestanding -nostdlib -nostartfiles \
+		-static -fno-pie -no-pie -O2 -g -Wall -Wextra -Werror \
+		-mgeneral-regs-only -mbranch-protection=none \
+		-Wl,--build-id=none -Wl,--no-warn-rwx-segments \
+		-T "$src/haft-test.ld" -o "$elf" "$src/start.S" "$src/haft-test.c" ||
+		die "could not build $elf"
+
+	rc=0
+	timeout -k 5 60 "$QEMU" -M virt,secure=on,virtualization=on \
+		-cpu "$cpu,pauth-impdef=on" -smp 1 -m 128M -nic none \
+		-display none -monitor none -serial stdio -semihosting \
+		-kernel "$elf" </dev/null >"$log" 2>&1 || rc=$?
+	before=$failed
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case "$line" in
+		"ok "* | "not ok "*) tap "$line" ;;
+		"#"* | "Bail out!"*) printf '%s\n' "$line" ;;
+		esac
+	done <"$log"
+	# The program exits with its number of failed checks; anything else
+	# (no start, a crash, a timeout) is a failure of its own.
+	if [ "$rc" != "$((failed - before))" ]; then
+		why="exit status $rc"
+		[ "$rc" = 124 ] && why="timed out after 60s"
+		tap "not ok - $cpu: the test program ran to completion: expected exit status $((failed - before)) (its failed checks), seen $why; log: ${log#"$TOP"/}"
+		grep -vE '^(ok|not ok|#)' "$log" | tail -n 5 | sed 's/^/#   /'
+	fi
+done
+
+echo "1..$n"
+[ "$failed" = 0 ] || { echo "# $failed of $n checks failed" >&2; exit 1; }

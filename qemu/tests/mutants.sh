@@ -1,0 +1,68 @@
+#!/bin/bash
+# Show that every check of qemu/run-tests.sh can fail. Runs the suite on
+# deliberately broken emulators and reports which checks each one trips,
+# then, per check, what made it fail. Not part of 'make test'.
+#
+#   MUTANTS=BINARY [UNPATCHED=BINARY] bash qemu/tests/mutants.sh
+#
+# MUTANTS is a qemu-system-aarch64 built from the queue plus
+# qemu/tests/mutants/*.patch, whose bugs are selected at run time by
+# $HAFT_MUTANT; UNPATCHED (optional) is one built without the queue. Both
+# are made with scripts/qemu-build.sh (README.md, "Each check can fail").
+. "$(dirname "$0")/../../scripts/lib.sh"
+[ -x "${MUTANTS:-}" ] || die "MUTANTS=/path/to/qemu-system-aarch64 (built with the mutants patch) required"
+
+mutants=(ignore-ha ignore-tcr2-haft haft-always neighbour no-fault always-cas
+	eff-ignores-enables eff-el2-uses-el1 no-trvm-trap no-hcrx-trap no-scr-trap
+	hcrx-trap-el2 no-res0 no-write reset-nonzero haft-prop-ignored
+	tcr2-prop-ignored leaf-ignores-ha leaf-always-ha leaf-no-fault)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# Checks are named by their TAP description, without the failure details.
+names() { sed -n 's/^\(not \)\{0,1\}ok - //p' "$1" | sed 's/: expected .*//'; }
+failed() { sed -n 's/^not ok - //p' "$1" | sed 's/: expected .*//'; }
+
+QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/clean" 2>&1 ||
+	die "the suite fails on $MUTANTS without a mutant: $(grep '^not ok' "$tmp/clean" | head -3)"
+names "$tmp/clean" | sort -u >"$tmp/all"
+
+# Besides the mutants: a test binary run on a CPU model that lacks what
+# it expects, i.e. what a broken haft=off (dropping TCR2 too) or a broken
+# haft=on (not offering HAFT) would look like.
+swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off")
+runs=("${mutants[@]}" "${swaps[@]%%:*}")
+[ -x "${UNPATCHED:-}" ] && runs+=(unpatched)
+for m in "${runs[@]}"; do
+	swap=$(printf '%s\n' "${swaps[@]}" | sed -n "s/^$m://p")
+	if [ "$m" = unpatched ]; then
+		QEMU=$UNPATCHED "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
+	elif [ -n "$swap" ]; then
+		# (the program names its checks after its own variant)
+		HAFT_TEST_RUNS=$swap QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
+	else
+		HAFT_MUTANT=$m QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
+	fi
+	failed "$tmp/$m" | sort -u >"$tmp/$m.failed"
+	k=$(wc -l <"$tmp/$m.failed")
+	if [ "$k" -gt 0 ]; then
+		echo "ok - $m: $k checks fail"
+	else
+		echo "not ok - $m: no check fails"
+	fi
+done
+
+echo "# what made each check fail:"
+miss=0
+while IFS= read -r c; do
+	by=$(for m in "${runs[@]}"; do
+		if grep -qxF "$c" "$tmp/$m.failed"; then printf '%s ' "$m"; fi
+	done)
+	if [ -n "$by" ]; then
+		echo "#   $c <- $by"
+	else
+		echo "#   $c <- NOTHING"
+		miss=$((miss + 1))
+	fi
+done <"$tmp/all"
+[ "$miss" = 0 ] || { echo "not ok - $miss checks never failed"; exit 1; }
+echo "ok - every check failed at least once"
