@@ -28,7 +28,7 @@ if [ ! -d "$tree/.git" ]; then
 	say "kernel: recording the pristine tree as commit 'base'"
 	G init -q -b lab
 	G add -A -f .
-	GIT_AUTHOR_DATE=@0 GIT_COMMITTER_DATE=@0 G commit -q -m "Debian linux-source-6.12 $found"
+	GIT_AUTHOR_DATE='2024-01-01T00:00:00+0000' GIT_COMMITTER_DATE='2024-01-01T00:00:00+0000' G commit -q -m "Debian linux-source-6.12 $found"
 	G tag base
 	echo "$found" >"$BUILD/linux.base"
 fi

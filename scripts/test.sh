@@ -28,7 +28,7 @@ host_step() {
 stop() { say "test: stopping: $1"; summary; exit 1; }
 
 host_step deps "$TOP/scripts/deps.sh" || stop "dependencies could not be installed"
-host_step tree "$TOP/scripts/kernel-tree.sh" || stop "the series does not apply"
+host_step tree "$TOP/scripts/kernel-tree.sh" || stop "the kernel tree could not be made, or the series does not apply"
 host_step series-sync "$TOP/scripts/check-sync.sh" || true
 host_step checkpatch "$TOP/scripts/checkpatch.sh" || true
 host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
