@@ -1,56 +1,77 @@
 #!/bin/bash
-# 'make check': the compile-only gates that rebuild most of the kernel each
-# and so do not fit in CI's budget. Run it before changing patches/.
-#  1. bisect: every prefix of the series builds with the default fragment;
-#  2. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
-#     LRU_GEN=n, and 52-bit VA/LPA2;
-#  3. W=1: the C files the series touches have no more W=1 warnings than
-#     on the base.
-# Prints TAP and ends with 'N passed, N failed'.
+# 'make check': the compile-only gates that rebuild most of the kernel and
+# so do not fit in CI's budget. Run it before changing patches/.
+#  1. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
+#     LRU_GEN=n, and 52-bit VA/LPA2 (5 levels);
+#  2. W=1: the C files the series modifies have no more W=1 warnings than
+#     on the base;
+#  3. bisect: every prefix of the series builds with the default fragment.
+# Each build directory starts as a copy of build/kernel-default, so Kbuild
+# only recompiles what the change of config or of tree touches.
+# CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
+checks=${CHECKS:-variants w1 bisect}
 pass=0 fail=0
-result() { # result OK DESC
+result() { # result STATUS DESC
 	if [ "$1" = 0 ]; then echo "ok - $2"; pass=$((pass + 1)); else echo "not ok - $2"; fail=$((fail + 1)); fi
 }
+seed() { # seed DIR: start DIR from the default build
+	[ -d "$1" ] || cp -a "$BUILD/kernel-default" "$1"
+}
+build() { # build LOG DESC ARGS...: run kernel-build.sh, report
+	local log=$1 desc=$2 rc=0
+	shift 2
+	say "check: $desc"
+	"$TOP/scripts/kernel-build.sh" "$@" >"$log" 2>&1 || rc=$?
+	[ $rc = 0 ] || tail -n 30 "$log" | sed 's/^/# /'
+	result $rc "$desc"
+}
+[ -f "$BUILD/kernel-default/arch/arm64/boot/Image" ] || die "build the default kernel first ('make kernel')"
+head=$(git -C "$tree" rev-parse HEAD)
+commits=$(git -C "$tree" rev-list --reverse base..HEAD)
+[ -n "$commits" ] || die "no series applied in build/linux"
 if [ ! -e "$wt/.git" ]; then
 	rm -rf "$wt"
 	git -C "$tree" worktree prune
 	git -C "$tree" worktree add -q --detach "$wt" base
 fi
-commits=$(git -C "$tree" rev-list --reverse base..HEAD)
-[ -n "$commits" ] || die "no series applied in build/linux"
 
-for c in $commits; do
-	subj=$(git -C "$tree" log -1 --format=%s "$c")
-	git -C "$wt" checkout -q --detach "$c"
-	rc=0
-	KTREE=$wt KOUT=$BUILD/check-bisect "$TOP/scripts/kernel-build.sh" default >"$BUILD/check-bisect.log" 2>&1 || rc=$?
-	[ $rc = 0 ] || tail -n 30 "$BUILD/check-bisect.log" | sed 's/^/# /'
-	result $rc "bisect: builds at '$subj'"
+for c in $checks; do
+	case $c in
+	variants)
+		for v in nohaft nothp nolrugen va52; do
+			seed "$BUILD/kernel-$v"
+			build "$BUILD/check-$v.log" "variant $v builds" "$v"
+		done
+		;;
+	w1)
+		objs=$(git -C "$tree" diff --name-only --diff-filter=M base HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
+		[ -n "$objs" ] || continue
+		seed "$BUILD/check-w1"
+		count() { grep -E 'warning:' "$1" | grep -F -f <(echo "$objs" | sed 's/\.o$/.c/') | sort -u | wc -l; }
+		git -C "$wt" checkout -q --detach base
+		KTREE=$wt KOUT=$BUILD/check-w1 "$TOP/scripts/kernel-build.sh" default W=1 $objs >"$BUILD/check-w1-base.log" 2>&1 || true
+		git -C "$wt" checkout -q --detach "$head"
+		rc=0
+		KTREE=$wt KOUT=$BUILD/check-w1 "$TOP/scripts/kernel-build.sh" default W=1 $objs >"$BUILD/check-w1.log" 2>&1 || rc=$?
+		b=$(count "$BUILD/check-w1-base.log") s=$(count "$BUILD/check-w1.log")
+		echo "# W=1 warnings in $(echo $objs | wc -w) touched C file(s): base $b, series $s"
+		[ $rc = 0 ] && [ "$s" -le "$b" ] || rc=1
+		result $rc "W=1: no new warnings in the C files the series modifies"
+		;;
+	bisect)
+		seed "$BUILD/check-bisect"
+		for c in $commits; do
+			git -C "$wt" checkout -q --detach "$c"
+			KTREE=$wt KOUT=$BUILD/check-bisect build "$BUILD/check-bisect.log" \
+				"bisect: builds at '$(git -C "$tree" log -1 --format=%s "$c")'" default
+		done
+		;;
+	*) die "unknown check '$c' (variants, w1, bisect)" ;;
+	esac
 done
-
-for v in nohaft nothp nolrugen va52; do
-	rc=0
-	"$TOP/scripts/kernel-build.sh" "$v" >"$BUILD/check-$v.log" 2>&1 || rc=$?
-	[ $rc = 0 ] || tail -n 30 "$BUILD/check-$v.log" | sed 's/^/# /'
-	result $rc "variant $v builds"
-done
-
-objs=$(git -C "$tree" diff --name-only --diff-filter=M base HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
-if [ -n "$objs" ]; then
-	count() { grep -E 'warning:' "$1" | grep -F -f <(echo "$objs" | sed 's/\.o$/.c/') | sort -u | wc -l; }
-	git -C "$wt" checkout -q --detach base
-	KTREE=$wt KOUT=$BUILD/check-w1 "$TOP/scripts/kernel-build.sh" default W=1 $objs >"$BUILD/check-w1-base.log" 2>&1 || true
-	git -C "$wt" checkout -q --detach "$(git -C "$tree" rev-parse HEAD)"
-	rc=0
-	KTREE=$wt KOUT=$BUILD/check-w1 "$TOP/scripts/kernel-build.sh" default W=1 $objs >"$BUILD/check-w1.log" 2>&1 || rc=$?
-	b=$(count "$BUILD/check-w1-base.log") s=$(count "$BUILD/check-w1.log")
-	echo "# W=1 warnings in touched files: base $b, series $s"
-	[ $rc = 0 ] && [ "$s" -le "$b" ] || rc=1
-	result $rc "W=1: no new warnings in $(echo $objs | wc -w) touched C file(s)"
-fi
 echo "1..$((pass + fail))"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -33,7 +33,7 @@ done
 extra=$BUILD/guest-extra
 mkdir -p "$extra"
 out=$BUILD/initramfs.cpio
-want=$( (echo "$rootfs"; sha256sum "$0"; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
+want=$( (echo "$rootfs"; sha256sum <"$0"; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
 	cd "$BUILD" && find guest-bin guest-extra -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -c1-16)
 if [ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$want" ]; then
 	say "guest: initramfs up to date"
