@@ -41,11 +41,12 @@ host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not
 # Guest suites, on each CPU model / command line the series must handle:
 # FEAT_HAFT present and used; absent from the CPU model; present but
 # turned off with arm64.nohaft; and an override value the kernel rejects.
-suites=boot,haft,lru-nonleaf,hotplug
+suites=boot,haft,lru-nonleaf,hotplug,badinput
 "$TOP/scripts/boot.sh" -c max -r "$suites" -t 600 -n guest-max || true
 "$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
 "$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true
 "$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300 -n guest-bad-override || true
+"$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300 -n guest-unsafe-override || true
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
 	"$TOP/scripts/boot.sh" -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" \
