@@ -7,17 +7,17 @@ export CACHE CPU
 
 S := scripts
 
-.PHONY: help deps tree kernel qemu initramfs build run shell test check \
-	patches reset-tree clean
+.PHONY: help deps tree kernel qemu kselftest initramfs build run shell test \
+	check patches reset-tree clean
 
 help:
 	@echo "FEAT_HAFT lab: targets"
-	@echo "  make run         build everything, boot the guest on CPU=$(CPU), run the boot suite"
+	@echo "  make run         build everything, boot on CPU=$(CPU), run the boot, HAFT and kselftest suites, print the headline"
 	@echo "  make test        everything that must pass (what CI runs); ends 'N passed, N failed'"
 	@echo "  make check       slow compile-only gates: per-patch bisect builds, config variants"
 	@echo "  make shell       interactive guest shell on the serial console (Ctrl-A X quits)"
 	@echo "  make patches     export build/linux commits on top of 'base' to patches/"
-	@echo "  make deps | tree | kernel | qemu | initramfs   single steps"
+	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
 	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config), CACHE=$(CACHE)"
@@ -30,12 +30,15 @@ kernel: tree
 	@$(S)/kernel-build.sh $(VARIANT)
 qemu: deps
 	@$(S)/qemu-build.sh
-initramfs: deps
+kselftest: tree
+	@$(S)/kselftest-build.sh
+initramfs: deps kselftest
 	@$(S)/initramfs.sh
 build: kernel qemu initramfs
 
 run: build
-	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -r boot -n run
+	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -r boot,haft,lru-nonleaf -n run
+	@$(S)/headline.py build/results/run.log || true
 
 shell: build
 	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -i
