@@ -50,7 +50,7 @@ for c in $checks; do
 		objs=$(git -C "$tree" diff --name-only --diff-filter=M base HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
 		[ -n "$objs" ] || continue
 		seed "$BUILD/check-w1"
-		count() { grep -E 'warning:' "$1" | grep -F -f <(echo "$objs" | sed 's/\.o$/.c/') | sort -u | wc -l; }
+		count() { { grep -E 'warning:' "$1" || true; } | { grep -F -f <(echo "$objs" | sed 's/\.o$/.c/') || true; } | sort -u | wc -l; }
 		git -C "$wt" checkout -q --detach base
 		KTREE=$wt KOUT=$BUILD/check-w1 "$TOP/scripts/kernel-build.sh" default W=1 $objs >"$BUILD/check-w1-base.log" 2>&1 || true
 		git -C "$wt" checkout -q --detach "$head"
