@@ -2,25 +2,28 @@
 # Caches (ccache, QEMU source and build, guest packages) live in $(CACHE).
 CACHE ?= /var/cache/haftlab
 CPU ?= max
+DURATION ?= 3600
 VARIANT ?= default
 export CACHE CPU
 
 S := scripts
 
 .PHONY: help deps tree kernel qemu kselftest initramfs build run shell test \
-	check patches reset-tree clean
+	check bench soak mm-selftests patches reset-tree clean
 
 help:
 	@echo "FEAT_HAFT lab: targets"
 	@echo "  make run         build everything, boot on CPU=$(CPU), run the boot, HAFT and kselftest suites, print the headline"
 	@echo "  make test        everything that must pass (what CI runs); ends 'N passed, N failed'"
 	@echo "  make check       slow compile-only gates: per-patch bisect builds, config variants"
+	@echo "  make soak        DURATION=$(DURATION) s of stress-ng, aging, lru_gen toggles and CPU1 hotplug, on max and max,haft=off"
+	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"
 	@echo "  make shell       interactive guest shell on the serial console (Ctrl-A X quits)"
 	@echo "  make patches     export build/linux commits on top of 'base' to patches/"
-	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
+	@echo "  make deps | tree | kernel | qemu | kselftest | mm-selftests | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
-	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config), CACHE=$(CACHE)"
+	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config), CACHE=$(CACHE), REPS (bench)"
 
 deps:
 	@$(S)/deps.sh
@@ -32,13 +35,18 @@ qemu: deps
 	@$(S)/qemu-build.sh
 kselftest: tree
 	@$(S)/kselftest-build.sh
-initramfs: deps kselftest
+mm-selftests: tree
+	@$(S)/mm-selftests-build.sh
+initramfs: deps kselftest mm-selftests
 	@$(S)/initramfs.sh
 build: kernel qemu initramfs
 
+# The headline: cold, fully hot and worst-case aging walks of 1 GiB, 0x0003
+# and 0x0007 alternated 5 times (agebench); 'make bench' runs the matrix.
 run: build
-	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -r boot,haft,lru-nonleaf -n run
-	@$(S)/headline.py build/results/run.log || true
+	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -r boot,haft,lru-nonleaf,bench-age \
+		-a "lab.bench_scen=cold,hot,sparse lab.bench_reps=5" -t 1800 -n run
+	@$(S)/bench-report.py --headline build/results/run.log || true
 
 shell: build
 	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -i
@@ -48,6 +56,12 @@ test:
 
 check: tree
 	@$(S)/check.sh
+
+bench: build
+	@$(S)/bench.sh
+
+soak: build
+	@$(S)/soak.sh $(DURATION)
 
 patches:
 	@$(S)/export-patches.sh

@@ -6,6 +6,9 @@
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
 . "$(dirname "$0")/lib.sh"
 need mmdebstrap cpio "${CROSS}gcc" rsync
+mkdir -p "$BUILD"
+exec 9>"$BUILD/.initramfs.lock"
+flock 9 # one assembly at a time: parallel boots share build/initramfs
 
 pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
 rootfs=$CACHE/guest/rootfs-$(echo "$pkgs" | sha256sum | cut -c1-12)

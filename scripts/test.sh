@@ -36,17 +36,37 @@ host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
 # The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off.
 host_step qemu-tests "$TOP/qemu/run-tests.sh" || true
 host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftest does not build"
+host_step mm-selftests-build "$TOP/scripts/mm-selftests-build.sh" || true
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
 # Guest suites, on each CPU model / command line the series must handle:
 # FEAT_HAFT present and used; absent from the CPU model; present but
 # turned off with arm64.nohaft; and an override value the kernel rejects.
 suites=boot,haft,lru-nonleaf,hotplug,badinput
-"$TOP/scripts/boot.sh" -c max -r "$suites" -t 600 -n guest-max || true
+# On max the aging benchmark also runs, small (256 MiB, one repetition),
+# so that 'make run' and 'make bench' cannot rot unnoticed.
+"$TOP/scripts/boot.sh" -c max -r "$suites,bench-age" -t 900 -n guest-max \
+	-a "lab.bench_mib=256 lab.bench_reps=1 lab.bench_scen=cold,sparse" || true
+host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$res/guest-max.log" || true
 "$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
 "$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true
 "$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300 -n guest-bad-override || true
 "$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300 -n guest-unsafe-override || true
+# The kernel's own mm kselftests (page tables, THP, reclaim) with and
+# without FEAT_HAFT: each must pass, and the verdicts must agree.
+"$TOP/scripts/boot.sh" -c max -r mm-selftests -t 600 -n mm-selftests-max || true
+"$TOP/scripts/boot.sh" -c max,haft=off -r mm-selftests -t 600 -n mm-selftests-haft-off || true
+host_step mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
+	"$res/mm-selftests-max.log" "$res/mm-selftests-haft-off.log" || true
+# Short soak on both CPU models ('make soak DURATION=3600' is the long one).
+"$TOP/scripts/soak.sh" 45 guest-soak || true
+# The debug kernel (configs/debug.config: DEBUG_VM, DEBUG_VM_PGTABLE,
+# PAGE_TABLE_CHECK, lockdep, KASAN, KFENCE, ...): boot, HAFT, the
+# kselftest, hotplug and a short soak, with zero splats.
+if host_step kernel-build-debug "$TOP/scripts/kernel-build.sh" debug; then
+	"$TOP/scripts/boot.sh" -k debug -c max -r boot,haft,lru-nonleaf,hotplug,soak \
+		-a "lab.lru_args=-s,256 lab.soak_seconds=30" -t 1800 -n guest-debug-max || true
+fi
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
 	"$TOP/scripts/boot.sh" -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" \

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * agebench: the aging half of 'make bench'. Times MGLRU aging walks of a
+ * working set with non-leaf PMD young off (lru_gen/enabled 0x0003) and on
+ * (0x0007), alternating the two settings (A B A B ...) inside one boot.
+ *
+ * Usage: agebench [-s MiB] [-r REPS] [-n] SCENARIO...
+ *   -s MiB  working set (default 1024)      -r N  repetitions (default 5)
+ *   -n      only 0x0003 (for CPUs without HAFT; also used to measure the
+ *           cost of 0x0004 on a CPU that cannot use it)
+ * Scenarios, each measured on the walk(s) after a "warm" walk that found
+ * the whole set young (so every PTE table is in MGLRU's Bloom filter and,
+ * with 0x0004, its table Access flag has just been cleared):
+ *   cold      nothing touched: the first cold walk ("cold-after-hot"), and
+ *             the walk after it ("steady-cold")
+ *   hot       every page touched again
+ *   hot10     every 10th 2 MiB region touched whole
+ *   sparse    one page touched in every 2 MiB region (worst case)
+ *   idle      the set is built once and never touched again, its owner
+ *             keeps running: the walks after the first ("running owner")
+ *   seed      the protocol of the original series: stress-ng --vm builds
+ *             the set and sleeps; walks with the debugfs default
+ *             force_scan=1 ("seed-fs1") and with force_scan=0 ("seed-fs0")
+ * Each walk prints one line:
+ *   BENCH scenario=S caps=0x0003 rep=R walk=W ms=T visited=N young=N
+ *         tables_found=N tables_added=N youngest=N
+ * "visited" is the walk's count of leaf entries (lru_gen_full, tyfa), the
+ * deterministic cost; "youngest" the pages in the youngest generation after
+ * it (pages promoted). Lines starting '#' are commentary.
+ *
+ * The walk protocol is the kselftest's (selftests/mm/lru_gen_nonleaf):
+ * force_scan=0 for every measured walk, a force_scan=1 seed walk to fill the
+ * Bloom filter, an mprotect() round trip before touching so the emulator's
+ * TLB cannot hide accesses, and eviction only of (nearly) empty generations.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define ENABLED		"/sys/kernel/mm/lru_gen/enabled"
+#define LRU_GEN		"/sys/kernel/debug/lru_gen"
+#define LRU_GEN_FULL	"/sys/kernel/debug/lru_gen_full"
+#define THP		"/sys/kernel/mm/transparent_hugepage/enabled"
+#define CG		"/sys/fs/cgroup"
+#define NR_GENS		4
+#define SWAPPINESS	200
+#define SLACK		64
+#define PAGE		4096UL
+#define PMD_SPAN	(512 * PAGE)
+
+struct gens {
+	unsigned long max_seq, min_seq;
+	unsigned long anon[NR_GENS], file[NR_GENS];	/* by max_seq - seq */
+	unsigned long walk[4];	/* tyfa of the walk that made max_seq */
+	bool have_walk;
+};
+
+static unsigned long set_mib = 1024, nr_pages, nr_regions;
+static int reps = 5;
+static bool only_off;
+static char *set;
+static size_t set_len;
+static unsigned int memcg_id;
+static char cg_dir[128], saved_caps[32], saved_thp[64];
+static char rbuf[1 << 17];
+static pid_t seed_pid;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("BENCH-ERROR ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	exit(1);
+}
+
+static int slurp(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	size_t len = 0;
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	buf[len] = '\0';
+	return n < 0 ? -1 : 0;
+}
+
+static int put(const char *path, const char *fmt, ...)
+{
+	char buf[128];
+	va_list ap;
+	ssize_t n;
+	int fd;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	n = write(fd, buf, strlen(buf));
+	close(fd);
+	return n == (ssize_t)strlen(buf) ? 0 : -1;
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void restore(void)
+{
+	if (seed_pid > 0) {
+		kill(seed_pid, SIGKILL);
+		waitpid(seed_pid, NULL, 0);
+		seed_pid = 0;
+	}
+	if (saved_caps[0])
+		put(ENABLED, "%s", saved_caps);
+	if (saved_thp[0])
+		put(THP, "%s", saved_thp);
+}
+
+static void use_caps(unsigned int caps)
+{
+	char buf[32];
+
+	if (put(ENABLED, "0x%04x", caps) || slurp(ENABLED, buf, sizeof(buf)) ||
+	    strtoul(buf, NULL, 0) != caps)
+		die("lru_gen/enabled does not take 0x%04x", caps);
+}
+
+/* Our memcg's generations on node 0, from lru_gen_full. */
+static void read_gens(struct gens *g)
+{
+	struct {
+		unsigned long seq, anon, file, walk[4];
+		bool gone, have_walk;
+	} e[NR_GENS + 1];
+	bool ours = false, node0 = false;
+	char *line, *next;
+	int nr = 0;
+
+	memset(g, 0, sizeof(*g));
+	if (slurp(LRU_GEN_FULL, rbuf, sizeof(rbuf)))
+		die("cannot read %s", LRU_GEN_FULL);
+	for (line = rbuf; line; line = next) {
+		unsigned long v[5];
+		char m[5], *p = line, *end;
+		unsigned int id;
+		int n;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "memcg %u", &id) == 1) {
+			if (ours)
+				break;
+			ours = id == memcg_id;
+			continue;
+		}
+		if (!ours)
+			continue;
+		if (!strncmp(line, " node ", 6)) {
+			if (node0)
+				break;
+			node0 = atoi(line + 6) == 0;
+			continue;
+		}
+		if (!node0)
+			continue;
+		/* numbers, each followed by a blank or a one-letter mark */
+		for (n = 0; n < 5; n++) {
+			while (*p == ' ')
+				p++;
+			v[n] = strtoul(p, &end, 10);
+			if (end == p)
+				break;
+			m[n] = *end;
+			p = *end ? end + 1 : end;
+		}
+		if (n == 4 && m[0] == ' ' && m[1] == ' ' && nr < NR_GENS) {
+			e[nr].seq = v[0];
+			e[nr].anon = v[2];
+			e[nr].file = v[3];
+			e[nr].gone = m[2] == 'x';
+			e[nr].have_walk = false;
+			nr++;
+		} else if (n == 4 && nr && !memcmp(m, "tyfa", 4)) {
+			memcpy(e[nr - 1].walk, v, sizeof(e[nr - 1].walk));
+			e[nr - 1].have_walk = true;
+		}
+	}
+	if (!nr)
+		die("memcg %u has no generations in %s", memcg_id, LRU_GEN_FULL);
+	g->max_seq = g->min_seq = e[nr - 1].seq;
+	for (int i = nr - 1; i >= 0; i--) {
+		unsigned long age = g->max_seq - e[i].seq;
+
+		if (!e[i].gone)
+			g->min_seq = e[i].seq;
+		g->anon[age] = e[i].anon;
+		g->file[age] = e[i].file;
+		if (age == 1 && e[i].have_walk) {
+			memcpy(g->walk, e[i].walk, sizeof(g->walk));
+			g->have_walk = true;
+		}
+	}
+}
+
+/* Room for a force_scan=0 walk: evict generations that hold (almost) nothing. */
+static bool make_room(struct gens *g)
+{
+	unsigned long last;
+
+	if (g->min_seq + NR_GENS - 1 > g->max_seq)
+		return true;
+	last = g->max_seq - (NR_GENS - 1);
+	for (unsigned long seq = g->min_seq; seq <= last; seq++)
+		if (g->anon[g->max_seq - seq] + g->file[g->max_seq - seq] > SLACK)
+			return false;
+	if (put(LRU_GEN, "- %u 0 %lu %d %lu", memcg_id, last, SWAPPINESS, nr_pages))
+		die("evicting up to generation %lu failed: %s", last, strerror(errno));
+	read_gens(g);
+	return g->min_seq + NR_GENS - 1 > g->max_seq;
+}
+
+/*
+ * One walk from max_seq. Prints a BENCH line when @scenario is set.
+ * Returns false when a force_scan=0 walk has no room (the oldest generation
+ * holds the working set).
+ */
+static bool walk(bool force, const char *scenario, unsigned int caps, int rep, int nr)
+{
+	struct gens g;
+	unsigned long seq;
+	double t0, ms;
+
+	read_gens(&g);
+	if (!force && !make_room(&g))
+		return false;
+	seq = g.max_seq;
+	usleep(1000);	/* be scheduled in, or the walk skips this mm */
+	t0 = now_ms();
+	if (put(LRU_GEN, "+ %u 0 %lu %d %d", memcg_id, seq, SWAPPINESS, force))
+		die("aging from %lu failed: %s", seq, strerror(errno));
+	ms = now_ms() - t0;
+	read_gens(&g);
+	if (g.max_seq != seq + 1 || !g.have_walk)
+		die("aging from %lu left max_seq at %lu", seq, g.max_seq);
+	if (scenario)
+		printf("BENCH scenario=%s caps=0x%04x rep=%d walk=%d ms=%.3f visited=%lu young=%lu tables_found=%lu tables_added=%lu youngest=%lu\n",
+		       scenario, caps, rep, nr, ms, g.walk[0], g.walk[1], g.walk[2],
+		       g.walk[3], g.anon[1]);
+	fflush(stdout);
+	return true;
+}
+
+static void drop_tlb(char *p, size_t len)
+{
+	if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+		die("mprotect: %s", strerror(errno));
+}
+
+/* Touch pages of [p, p + len): every page, or one per region (@sparse). */
+static void touch(char *p, size_t len, bool sparse)
+{
+	static char stamp;
+
+	drop_tlb(p, len);
+	stamp++;
+	for (size_t off = 0; off < len; off += sparse ? PMD_SPAN : PAGE)
+		p[off + (sparse ? ((off / PMD_SPAN) * 37 % 512) * PAGE : 0)] = stamp;
+}
+
+/* Seed the Bloom filter with every table, then warm: all young, table AF clear. */
+static void warm_up(unsigned int caps)
+{
+	touch(set, set_len, false);
+	walk(true, NULL, caps, 0, 0);
+	touch(set, set_len, false);
+	if (!walk(false, NULL, caps, 0, 0))
+		die("no room for the warm walk");
+}
+
+static void join_cgroup(pid_t pid, const char *name)
+{
+	char path[192];
+
+	snprintf(cg_dir, sizeof(cg_dir), CG "/%s", name);
+	if (mkdir(cg_dir, 0755) && errno != EEXIST)
+		die("mkdir %s: %s", cg_dir, strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg_dir);
+	if (put(path, "%d", pid))
+		die("cannot move %d into %s: %s", pid, cg_dir, strerror(errno));
+}
+
+static void find_memcg(void)
+{
+	const char *name = cg_dir + strlen(CG);
+	char *line, *next;
+
+	if (slurp(LRU_GEN, rbuf, sizeof(rbuf)))
+		die("cannot read %s", LRU_GEN);
+	for (line = rbuf; line; line = next) {
+		char path[160];
+		unsigned int id;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "memcg %u %159s", &id, path) == 2 && !strcmp(path, name)) {
+			memcg_id = id;
+			return;
+		}
+	}
+	die("%s does not list %s", LRU_GEN, name);
+}
+
+static void map_set(void)
+{
+	char *map;
+
+	set_len = set_mib << 20;
+	map = mmap(NULL, set_len + PMD_SPAN, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (map == MAP_FAILED)
+		die("mmap: %s", strerror(errno));
+	set = (char *)(((unsigned long)map + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	if (madvise(set, set_len, MADV_NOHUGEPAGE))
+		die("MADV_NOHUGEPAGE: %s", strerror(errno));
+	touch(set, set_len, false);
+	walk(true, NULL, 0, 0, 0);	/* a new mm's first walk is forced anyway */
+}
+
+static void touch_hot10(void)
+{
+	drop_tlb(set, set_len);
+	for (unsigned long r = 0; r < nr_regions; r += 10)
+		touch(set + r * PMD_SPAN, PMD_SPAN, false);
+}
+
+/* One repetition of @name with @caps. */
+static void scenario(const char *name, unsigned int caps, int rep)
+{
+	use_caps(caps);
+	if (!strcmp(name, "idle")) {
+		/* fresh set, built once, owner keeps running, touches nothing */
+		munmap(set, set_len);
+		map_set();
+		for (int w = 1; w <= 2; w++)
+			if (!walk(false, "running-owner", caps, rep, w))
+				break;
+		return;
+	}
+	warm_up(caps);
+	if (!strcmp(name, "cold")) {
+		walk(false, "cold-after-hot", caps, rep, 1);
+		walk(false, "steady-cold", caps, rep, 2);
+		return;
+	}
+	if (!strcmp(name, "hot"))
+		touch(set, set_len, false);
+	else if (!strcmp(name, "hot10"))
+		touch_hot10();
+	else if (!strcmp(name, "sparse"))
+		touch(set, set_len, true);
+	else
+		die("unknown scenario '%s'", name);
+	if (!walk(false, name, caps, rep, 1))
+		die("%s: no room for the measured walk", name);
+}
+
+/*
+ * The seed protocol: stress-ng --vm 1 --vm-bytes SET --vm-hang 0 maps and
+ * fills the set once and sleeps. Walks: 1 (absorbs the forced first walk of
+ * a new mm), then 2 and 3 measured with @force.
+ */
+static void seed_run(unsigned int caps, int rep, bool force)
+{
+	const char *name = force ? "seed-fs1" : "seed-fs0";
+	char bytes[32], buf[64], path[192];
+	double t0 = now_ms();
+
+	use_caps(caps);
+	snprintf(bytes, sizeof(bytes), "%luM", set_mib);
+	seed_pid = fork();
+	if (seed_pid < 0)
+		die("fork: %s", strerror(errno));
+	if (!seed_pid) {
+		join_cgroup(getpid(), "agebench.seed");
+		execlp("stress-ng", "stress-ng", "--vm", "1", "--vm-bytes", bytes,
+		       "--vm-hang", "0", "--vm-keep", "--vm-method", "write64",
+		       "--quiet", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(cg_dir, sizeof(cg_dir), CG "/agebench.seed");
+	snprintf(path, sizeof(path), "%s/memory.current", cg_dir);
+	/* built when the cgroup holds the whole set and stops growing */
+	for (unsigned long last = 0;;) {
+		unsigned long cur;
+
+		usleep(500000);
+		if (waitpid(seed_pid, NULL, WNOHANG) == seed_pid)
+			die("stress-ng exited early");
+		if (slurp(path, buf, sizeof(buf)))
+			die("cannot read %s", path);
+		cur = strtoul(buf, NULL, 10);
+		if (cur >= set_len && cur == last)
+			break;
+		last = cur;
+		if (now_ms() - t0 > 300e3)
+			die("stress-ng did not fill %lu MiB in 300 s (%lu bytes)", set_mib, cur);
+	}
+	find_memcg();
+	walk(true, NULL, caps, rep, 0);
+	for (int w = 2; w <= 3; w++)
+		if (!walk(force, name, caps, rep, w))
+			break;
+	kill(seed_pid, SIGKILL);
+	waitpid(seed_pid, NULL, 0);
+	seed_pid = 0;
+}
+
+static void on_signal(int sig)
+{
+	restore();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int settings[2] = { 0x0003, 0x0007 };
+	int opt, nset = 2;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while ((opt = getopt(argc, argv, "s:r:n")) != -1) {
+		switch (opt) {
+		case 's':
+			set_mib = strtoul(optarg, NULL, 0);
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			break;
+		case 'n':
+			only_off = true;
+			break;
+		default:
+			fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
+			return 2;
+		}
+	}
+	if (optind >= argc || !set_mib || (set_mib << 20) % PMD_SPAN || reps < 1) {
+		fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
+		return 2;
+	}
+	if (only_off)
+		nset = 1;
+	nr_pages = (set_mib << 20) / PAGE;
+	nr_regions = (set_mib << 20) / PMD_SPAN;
+	if (slurp(ENABLED, saved_caps, sizeof(saved_caps)))
+		die("no %s", ENABLED);
+	saved_caps[strcspn(saved_caps, "\n")] = '\0';
+	atexit(restore);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	if (put(CG "/cgroup.subtree_control", "+memory"))
+		die("cannot enable the memory controller: %s", strerror(errno));
+	printf("# agebench: %lu MiB, %d repetitions, settings %s, lru_gen/enabled was %s\n",
+	       set_mib, reps, only_off ? "0x0003" : "0x0003 0x0007 alternated", saved_caps);
+
+	for (int a = optind; a < argc; a++) {
+		const char *name = argv[a];
+
+		if (!strcmp(name, "seed")) {
+			/* stress-ng's vm stressor may ask for THP: keep PTE tables */
+			if (!slurp(THP, rbuf, sizeof(rbuf))) {
+				char *b = strchr(rbuf, '['), *e = b ? strchr(b, ']') : NULL;
+
+				if (b && e) {
+					*e = '\0';
+					snprintf(saved_thp, sizeof(saved_thp), "%s", b + 1);
+					put(THP, "never");
+				}
+			}
+			for (int force = 1; force >= 0; force--)
+				for (int r = 1; r <= reps; r++)
+					for (int s = 0; s < nset; s++)
+						seed_run(settings[s], r, force);
+			if (saved_thp[0])
+				put(THP, "%s", saved_thp);
+			saved_thp[0] = '\0';
+			continue;
+		}
+		if (!set) {
+			join_cgroup(getpid(), "agebench.own");
+			find_memcg();
+			map_set();
+		}
+		snprintf(cg_dir, sizeof(cg_dir), CG "/agebench.own");
+		find_memcg();
+		for (int r = 1; r <= reps; r++)
+			for (int s = 0; s < nset; s++)
+				scenario(name, settings[s], r);
+	}
+	printf("# agebench: done\n");
+	return 0;
+}

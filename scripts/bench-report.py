@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""Turn the console logs of 'make bench' into bench.md, bench.csv and
+bench.png, or print the headline table of one log.
+
+usage: bench-report.py DIR          (DIR holds the bench boots' *.log)
+       bench-report.py --headline LOG
+
+The guest prints one line per measurement:
+  BENCH tag=.. scenario=S caps=0x0003|0x0007 rep=R walk=W ms=.. visited=..
+  RECLAIM caps=.. rep=.. kops_per_s=.. stime=.. pgscan=.. ...
+  GUARD tag=haft|nohaft|cpu-nohaft (mmap-touch|gups|scenario=..) ...
+Every comparison is made pair by pair (the runs of one repetition, or the
+boots of one round), and reported as the median ratio with its range,
+next to the medians and ranges of the raw values.
+"""
+import csv
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+OFF, ON = "0x0003", "0x0007"
+KV = re.compile(r"(\w+)=(\S+)")
+# order and wording of the aging rows
+AGING = [
+    ("seed-fs1", 2, "seed protocol, sleeping owner, force_scan=1 (debugfs default)"),
+    ("seed-fs0", 2, "seed protocol, sleeping owner, force_scan=0"),
+    ("running-owner", 1, "set built once, owner running, first walk"),
+    ("running-owner", 2, "set built once, owner running, next walk"),
+    ("cold-after-hot", 1, "cold after hot (first walk after the set went cold)"),
+    ("steady-cold", 2, "steady cold (the walk after that)"),
+    ("hot", 1, "fully hot (every page touched)"),
+    ("hot10", 1, "10% hot (every 10th 2 MiB region touched)"),
+    ("sparse", 1, "worst case (one page per 2 MiB region)"),
+]
+
+
+def fields(line, prefix):
+    i = line.find(prefix + " ")
+    if i < 0:
+        return None
+    rest = line[i + len(prefix) + 1:].strip()
+    d = dict(KV.findall(rest))
+    d["_kind"] = rest.split()[1] if rest.startswith("tag=") and len(rest.split()) > 1 else ""
+    return d
+
+
+def num(x):
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "–"
+    if abs(x) >= 1000 and float(x).is_integer():
+        return f"{int(x):,}"
+    if float(x).is_integer():
+        return f"{int(x)}"
+    return f"{x:.{digits}f}"
+
+
+def spread(xs, digits=1):
+    if not xs:
+        return "–"
+    m, lo, hi = med(xs), min(xs), max(xs)
+    if lo == hi:
+        return fmt(m, digits)
+    return f"{fmt(m, digits)} ({fmt(lo, digits)}..{fmt(hi, digits)})"
+
+
+def ratio(pairs, digits=3):
+    r = [b / a for a, b in pairs if a and b is not None]
+    if not r:
+        return None, "–"
+    return med(r), f"{med(r):.{digits}f} ({min(r):.{digits}f}..{max(r):.{digits}f})"
+
+
+def read_logs(paths):
+    bench, reclaim, guard = [], [], []
+    for p in paths:
+        with open(p, errors="replace") as f:
+            for line in f:
+                line = line.rstrip("\r\n")
+                if "BENCH-ERROR" in line:
+                    print(f"{p}: {line}", file=sys.stderr)
+                d = fields(line, "BENCH")
+                if d and "scenario" in d:
+                    bench.append(d)
+                    continue
+                d = fields(line, "RECLAIM")
+                if d and "kops_per_s" in d:
+                    reclaim.append(d)
+                    continue
+                d = fields(line, "GUARD")
+                if d:
+                    m = re.search(r"GUARD tag=\S+ (mmap-touch|gups) ", line)
+                    d["what"] = m.group(1) if m else d.get("scenario", "")
+                    guard.append(d)
+    return bench, reclaim, guard
+
+
+def aging_rows(bench):
+    """(label, visited off/on, young, youngest, ms off/on, pairs) per row."""
+    rows = []
+    for scen, walk, label in AGING:
+        by = {OFF: {}, ON: {}}
+        for d in bench:
+            if d["scenario"] == scen and int(d["walk"]) == walk and d["caps"] in by:
+                by[d["caps"]][int(d["rep"])] = d
+        if not by[OFF] and not by[ON]:
+            continue
+        reps = sorted(set(by[OFF]) & set(by[ON]))
+        pairs = [(float(by[OFF][r]["ms"]), float(by[ON][r]["ms"])) for r in reps]
+        rows.append((scen, walk, label, by, pairs))
+    return rows
+
+
+def col(by, caps, key):
+    return [float(d[key]) for d in by[caps].values()]
+
+
+def aging_table(bench, out):
+    rows = aging_rows(bench)
+    if not rows:
+        return {}
+    out.append("| scenario | leaf entries visited, off / on | found young, off / on | "
+               "walk ms, off | walk ms, on | on/off time, paired | saved |")
+    out.append("|---|---|---|---|---|---|---|")
+    summary = {}
+    for scen, walk, label, by, pairs in rows:
+        r, rs = ratio(pairs)
+        saved = f"{100 * (1 - r):.1f}%" if r is not None else "–"
+        vo, vn = col(by, OFF, "visited"), col(by, ON, "visited")
+        yo, yn = col(by, OFF, "young"), col(by, ON, "young")
+        out.append(f"| {label} | {spread(vo, 0)} / {spread(vn, 0)} | {spread(yo, 0)} / {spread(yn, 0)} | "
+                   f"{spread(col(by, OFF, 'ms'), 2)} | {spread(col(by, ON, 'ms'), 2)} | {rs} | {saved} |")
+        summary[(scen, walk)] = (r, med(vo), med(vn), len(pairs))
+    out.append(f"\n{max(len(p) for *_, p in rows)} repetitions per row, 0x0003 and 0x0007 "
+               "alternated in one boot; ranges are min..max.")
+    return summary
+
+
+def reclaim_table(reclaim, out):
+    by = {OFF: {}, ON: {}}
+    for d in reclaim:
+        if d["caps"] in by:
+            by[d["caps"]][int(d["rep"])] = d
+    if not by[OFF]:
+        return {}
+    keys = [("kops_per_s", "throughput, k accesses/s", 1), ("stime", "job system time, s", 2),
+            ("utime", "job user time, s", 2), ("kswapd_s", "kswapd0 CPU, s", 2),
+            ("agings", "aging passes (new generations)", 0), ("pgscan", "pages scanned", 0),
+            ("pgsteal", "pages reclaimed", 0), ("refault_anon", "anon refaults", 0),
+            ("pswpout", "pages swapped out", 0), ("majflt", "major faults", 0)]
+    reps = sorted(set(by[OFF]) & set(by[ON]))
+    out.append("| metric | off (0x0003) | on (0x0007) | on/off, paired |")
+    out.append("|---|---|---|---|")
+    summary = {}
+    for k, label, dg in keys:
+        vo = [float(d[k]) for d in by[OFF].values() if k in d]
+        vn = [float(d[k]) for d in by[ON].values() if k in d]
+        r, rs = ratio([(float(by[OFF][i][k]), float(by[ON][i][k])) for i in reps
+                       if k in by[OFF][i] and k in by[ON][i]])
+        summary[k] = r
+        out.append(f"| {label} | {spread(vo, dg)} | {spread(vn, dg) if vn else '–'} | {rs} |")
+    d0 = next(iter(by[OFF].values()))
+    out.append(f"\n{len(reps)} repetitions of {fmt(num(d0.get('seconds')), 0)} s each, "
+               f"{d0.get('set_mib')} MiB of data, hot window {d0.get('window_mib')} MiB, "
+               "0x0003 and 0x0007 alternated in one boot.")
+    return summary
+
+
+def guard_table(guard, out):
+    metric = {"mmap-touch": ("mmap/touch/munmap loop, s", "seconds"),
+              "gups": ("GUPS loop, s", "seconds"),
+              "hot": ("aging walk, fully hot, 0x0003, ms", "ms"),
+              "sparse": ("aging walk, one page per 2 MiB, 0x0003, ms", "ms")}
+    # round number: boots are named guard-TAG-N; lines carry only the tag,
+    # so the n-th line of a tag and metric is round n
+    seen = {}
+    vals = {}
+    for d in guard:
+        w, tag = d["what"], d.get("tag")
+        if w not in metric:
+            continue
+        n = seen.get((w, tag), 0) + 1
+        seen[(w, tag)] = n
+        vals.setdefault(w, {}).setdefault(tag, {})[n] = float(d[metric[w][1]])
+    if not vals:
+        return {}
+    out.append("| metric | HAFT in use | HAFT off (arm64.nohaft) | CPU without HAFT | "
+               "in use / off, paired | in use / no-HAFT CPU, paired |")
+    out.append("|---|---|---|---|---|---|")
+    summary = {}
+    for w, (label, _) in metric.items():
+        v = vals.get(w, {})
+        a, b, c = v.get("haft", {}), v.get("nohaft", {}), v.get("cpu-nohaft", {})
+        r1, s1 = ratio([(b[i], a[i]) for i in sorted(set(a) & set(b))])
+        r2, s2 = ratio([(c[i], a[i]) for i in sorted(set(a) & set(c))])
+        summary[w] = (r1, r2)
+        out.append(f"| {label} | {spread(list(a.values()), 3)} | {spread(list(b.values()), 3)} | "
+                   f"{spread(list(c.values()), 3)} | {s1} | {s2} |")
+    n = max((len(t) for x in vals.values() for t in x.values()), default=0)
+    out.append(f"\n{n} rounds of three boots, in the order HAFT in use, arm64.nohaft, "
+               "CPU model without HAFT (-cpu max,haft=off); a ratio above 1 means slower with HAFT in use.")
+    return summary
+
+
+def targets(age, rec, grd, out):
+    lines = []
+
+    def verdict(ok, text):
+        lines.append(f"- {'met' if ok else '**missed**'}: {text}")
+
+    c = age.get(("cold-after-hot", 1))
+    if c and c[0] is not None and c[1]:
+        verdict(c[0] <= 0.10, f"cold 1 GiB, aging-pass time saved ≥ 90%: {100 * (1 - c[0]):.1f}%")
+        verdict(c[2] <= 0.01 * c[1], f"cold 1 GiB, ≥ 99% fewer leaf entries visited: "
+                f"{100 * (1 - c[2] / c[1]):.2f}% ({fmt(c[1], 0)} → {fmt(c[2], 0)})")
+    for key, label in ((("hot", 1), "fully hot"), (("sparse", 1), "worst case (one page per 2 MiB)")):
+        v = age.get(key)
+        if v and v[0] is not None:
+            verdict(v[0] <= 1.03, f"{label} walk no more than 3% slower: on/off {v[0]:.3f}")
+    for w, label in (("mmap-touch", "mmap/touch/munmap"), ("gups", "GUPS")):
+        v = grd.get(w)
+        if v and v[0] is not None:
+            verdict(v[0] <= 1.03, f"{label} with HAFT in use no more than 3% slower than arm64.nohaft: {v[0]:.3f}")
+    if rec.get("stime") is not None and rec.get("kops_per_s") is not None:
+        verdict(rec["stime"] < 1 and rec["kops_per_s"] >= 0.97,
+                f"realistic workload: system time lower ({rec['stime']:.3f}) with throughput "
+                f"no worse ({rec['kops_per_s']:.3f}, within 3%)")
+    if lines:
+        out.append("\n### Targets\n")
+        out.extend(lines)
+
+
+def write_csv(path, bench, reclaim, guard):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["part", "tag", "scenario", "walk", "setting", "rep", "metric", "value"])
+        for d in bench:
+            for k in ("ms", "visited", "young", "tables_found", "tables_added", "youngest"):
+                w.writerow(["aging", d.get("tag"), d["scenario"], d["walk"], d["caps"], d["rep"], k, d.get(k)])
+        for d in reclaim:
+            for k, v in d.items():
+                if k not in ("caps", "rep", "check", "_kind") and num(v) is not None:
+                    w.writerow(["reclaim", "", "reclaim-job", "", d["caps"], d["rep"], k, v])
+        n = {}
+        for d in guard:
+            key = (d["what"], d.get("tag"))
+            n[key] = n.get(key, 0) + 1
+            for k in ("seconds", "mups", "ms", "visited"):
+                if k in d:
+                    w.writerow(["guard", d.get("tag"), d["what"], d.get("walk", ""), d.get("caps", ""),
+                                n[key], k, d[k]])
+
+
+def plot(dirname, bench):
+    rows = aging_rows(bench)
+    if not rows or not shutil.which("gnuplot"):
+        return False
+    dat = os.path.join(dirname, "bench-plot.dat")
+    with open(dat, "w") as f:
+        f.write("# label off_med off_min off_max on_med on_min on_max\n")
+        for scen, walk, label, by, pairs in rows:
+            o, n = col(by, OFF, "ms"), col(by, ON, "ms")
+            if not o or not n:
+                continue
+            name = f"{scen}" + (f" w{walk}" if scen.startswith(("seed", "running")) else "")
+            f.write(f'"{name}" {med(o)} {min(o)} {max(o)} {med(n)} {min(n)} {max(n)}\n')
+    script = f"""
+set terminal pngcairo size 1200,600 noenhanced font ",10"
+set output "{os.path.join(dirname, 'bench.png')}"
+set title "MGLRU aging walk time per scenario, non-leaf PMD young off (0x0003) vs on (0x0007), median and min..max (TCG)"
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set logscale y
+set ylabel "walk time, ms (log scale)"
+set xtics rotate by -25
+set key top right
+set grid ytics
+plot "{dat}" using 2:3:4:xtic(1) title "off (0x0003)", "" using 5:6:7 title "on (0x0007)"
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script, text=True, check=True, capture_output=True)
+    except subprocess.CalledProcessError as e:
+        print("bench-report: gnuplot failed: " + e.stderr.strip(), file=sys.stderr)
+        return False
+    return True
+
+
+def headline(log):
+    bench, _, _ = read_logs([log])
+    bench = [d for d in bench if d["scenario"] in ("cold-after-hot", "steady-cold", "hot", "sparse")]
+    out = []
+    age = aging_table(bench, out)
+    if not age:
+        print(f"headline: no alternated aging walks in {log}")
+        return 1
+    print("Aging walks of a 1 GiB working set, non-leaf PMD young off vs on "
+          "(agebench, alternated; 'make bench' runs the full matrix)\n")
+    print("\n".join(out))
+    return 0
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--headline":
+        return headline(sys.argv[2])
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    d = sys.argv[1]
+    logs = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".log"))
+    bench, reclaim, guard = read_logs(logs)
+    if not (bench or reclaim or guard):
+        print(f"bench-report: no measurements in {d}/*.log", file=sys.stderr)
+        return 1
+    out = ["# Non-leaf PMD young on arm64 (FEAT_HAFT): benchmark results", "",
+           "Produced by `make bench` (scripts/bench.sh) on the patched QEMU (TCG). "
+           "Times are emulated and indicative only; entry counts are exact.", ""]
+    out.append("## Aging walks\n")
+    age = aging_table(bench, out)
+    out.append("\n## Realistic workload: memcg-limited job swapping to zram\n")
+    rec = reclaim_table(reclaim, out)
+    out.append("\n## Regression guards and the cost of HAFT when it cannot help\n")
+    grd = guard_table(guard, out)
+    targets(age, rec, grd, out)
+    md = os.path.join(d, "bench.md")
+    with open(md, "w") as f:
+        f.write("\n".join(out) + "\n")
+    write_csv(os.path.join(d, "bench.csv"), bench, reclaim, guard)
+    png = plot(d, bench)
+    print("\n".join(out))
+    print(f"\nbench-report: wrote {md}, bench.csv" + (", bench.png" if png else " (no plot: gnuplot missing)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
