@@ -2,7 +2,7 @@
 # 'make check': the compile-only gates that rebuild most of the kernel and
 # so do not fit in CI's budget. Run it before changing patches/.
 #  1. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
-#     LRU_GEN=n, and 52-bit VA/LPA2 (5 levels);
+#     LRU_GEN=n, and 52-bit VA/LPA2 (5 levels); the last one is also booted;
 #  2. W=1: the C files the series modifies have no more W=1 warnings than
 #     on the base;
 #  3. bisect: every prefix of the series builds with the default fragment.
@@ -45,6 +45,19 @@ for c in $checks; do
 			seed "$BUILD/kernel-$v"
 			build "$BUILD/check-$v.log" "variant $v builds" "$v"
 		done
+		# The 5-level kernel also boots: HAFT sets table Access flags at
+		# every level, and -cpu max has LPA2. Needs QEMU and the initramfs
+		# ('make build').
+		if [ -f "$BUILD/kernel-va52/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] &&
+			[ -f "$BUILD/initramfs.cpio" ]; then
+			rc=0
+			"$TOP/scripts/boot.sh" -k va52 -c max -r boot,haft,lru-nonleaf,hotplug \
+				-t 900 -n check-va52-boot >"$BUILD/check-va52-boot.out" 2>&1 || rc=$?
+			[ $rc = 0 ] || tail -n 30 "$BUILD/check-va52-boot.out" | sed 's/^/# /'
+			result $rc "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
+		else
+			result 1 "variant va52 boots (no va52 Image, QEMU or initramfs: run 'make build')"
+		fi
 		;;
 	w1)
 		objs=$(git -C "$tree" diff --name-only --diff-filter=M base HEAD -- '*.c' ':!tools' | sed 's/\.c$/.o/')
