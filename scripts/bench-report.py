@@ -78,10 +78,11 @@ def spread(xs, digits=1):
 
 
 def ratio(pairs, digits=3):
+    """((median, min, max) of the ratios b/a, text), or (None, '–')."""
     r = [b / a for a, b in pairs if a and b is not None]
     if not r:
         return None, "–"
-    return med(r), f"{med(r):.{digits}f} ({min(r):.{digits}f}..{max(r):.{digits}f})"
+    return (med(r), min(r), max(r)), f"{med(r):.{digits}f} ({min(r):.{digits}f}..{max(r):.{digits}f})"
 
 
 def read_logs(paths):
@@ -138,7 +139,7 @@ def aging_table(bench, out):
     summary = {}
     for scen, walk, label, by, pairs in rows:
         r, rs = ratio(pairs)
-        saved = f"{100 * (1 - r):.1f}%" if r is not None else "–"
+        saved = f"{100 * (1 - r[0]):.1f}%" if r is not None else "–"
         vo, vn = col(by, OFF, "visited"), col(by, ON, "visited")
         yo, yn = col(by, OFF, "young"), col(by, ON, "young")
         out.append(f"| {label} | {spread(vo, 0)} / {spread(vn, 0)} | {spread(yo, 0)} / {spread(yn, 0)} | "
@@ -158,7 +159,10 @@ def reclaim_table(reclaim, out):
         return {}
     keys = [("kops_per_s", "throughput, k accesses/s", 1), ("stime", "job system time, s", 2),
             ("utime", "job user time, s", 2), ("kswapd_s", "kswapd0 CPU, s", 2),
-            ("agings", "aging passes (new generations)", 0), ("pgscan", "pages scanned", 0),
+            ("agings", "aging passes (new generations)", 0),
+            ("last_walk_visited", "leaf entries visited by the last aging walk", 0),
+            ("last_walk_young", "found young by the last aging walk", 0),
+            ("pgscan", "pages scanned", 0),
             ("pgsteal", "pages reclaimed", 0), ("refault_anon", "anon refaults", 0),
             ("pswpout", "pages swapped out", 0), ("majflt", "major faults", 0)]
     reps = sorted(set(by[OFF]) & set(by[ON]))
@@ -168,6 +172,8 @@ def reclaim_table(reclaim, out):
     for k, label, dg in keys:
         vo = [float(d[k]) for d in by[OFF].values() if k in d]
         vn = [float(d[k]) for d in by[ON].values() if k in d]
+        if not vo and not vn:
+            continue
         r, rs = ratio([(float(by[OFF][i][k]), float(by[ON][i][k])) for i in reps
                        if k in by[OFF][i] and k in by[ON][i]])
         summary[k] = r
@@ -216,28 +222,41 @@ def guard_table(guard, out):
 
 
 def targets(age, rec, grd, out):
+    """Each target: met, missed, or not resolved when the paired ratios
+    fall on both sides of the threshold (the noise is larger than the
+    effect)."""
     lines = []
 
-    def verdict(ok, text):
-        lines.append(f"- {'met' if ok else '**missed**'}: {text}")
+    def verdict(ok, text, unresolved=False):
+        word = "not resolved" if unresolved else ("met" if ok else "**missed**")
+        lines.append(f"- {word}: {text}")
+
+    def bound(key, limit, label, r):
+        if r is None or r[0] is None:
+            return
+        m, lo, hi = r
+        verdict(m <= limit, f"{label}: median ratio {m:.3f} ({lo:.3f}..{hi:.3f}), limit {limit:.2f}",
+                unresolved=lo <= limit < hi)
 
     c = age.get(("cold-after-hot", 1))
     if c and c[0] is not None and c[1]:
-        verdict(c[0] <= 0.10, f"cold 1 GiB, aging-pass time saved ≥ 90%: {100 * (1 - c[0]):.1f}%")
-        verdict(c[2] <= 0.01 * c[1], f"cold 1 GiB, ≥ 99% fewer leaf entries visited: "
+        verdict(c[0][0] <= 0.10, f"cold set, aging-pass time saved ≥ 90%: {100 * (1 - c[0][0]):.1f}% "
+                f"(paired ratio {c[0][0]:.3f}, {c[0][1]:.3f}..{c[0][2]:.3f})")
+        verdict(c[2] <= 0.01 * c[1], f"cold set, ≥ 99% fewer leaf entries visited: "
                 f"{100 * (1 - c[2] / c[1]):.2f}% ({fmt(c[1], 0)} → {fmt(c[2], 0)})")
-    for key, label in ((("hot", 1), "fully hot"), (("sparse", 1), "worst case (one page per 2 MiB)")):
-        v = age.get(key)
-        if v and v[0] is not None:
-            verdict(v[0] <= 1.03, f"{label} walk no more than 3% slower: on/off {v[0]:.3f}")
+    bound("hot", 1.03, "fully hot walk no more than 3% slower", (age.get(("hot", 1)) or (None,))[0])
+    bound("sparse", 1.03, "worst-case walk (one page per 2 MiB) no more than 3% slower",
+          (age.get(("sparse", 1)) or (None,))[0])
     for w, label in (("mmap-touch", "mmap/touch/munmap"), ("gups", "GUPS")):
         v = grd.get(w)
-        if v and v[0] is not None:
-            verdict(v[0] <= 1.03, f"{label} with HAFT in use no more than 3% slower than arm64.nohaft: {v[0]:.3f}")
-    if rec.get("stime") is not None and rec.get("kops_per_s") is not None:
-        verdict(rec["stime"] < 1 and rec["kops_per_s"] >= 0.97,
-                f"realistic workload: system time lower ({rec['stime']:.3f}) with throughput "
-                f"no worse ({rec['kops_per_s']:.3f}, within 3%)")
+        if v:
+            bound(w, 1.03, f"{label} with HAFT in use no more than 3% slower than with arm64.nohaft", v[0])
+    st, kops = rec.get("stime"), rec.get("kops_per_s")
+    if st and kops and st[0] is not None and kops[0] is not None:
+        verdict(st[2] < 1, f"realistic workload, system time (aging and reclaim) lower with 0x0007: "
+                f"median ratio {st[0]:.3f} ({st[1]:.3f}..{st[2]:.3f})", unresolved=st[1] < 1 <= st[2])
+        verdict(kops[0] >= 0.97, f"realistic workload, throughput no worse: median ratio {kops[0]:.3f} "
+                f"({kops[1]:.3f}..{kops[2]:.3f})", unresolved=kops[1] < 0.97 <= kops[0])
     if lines:
         out.append("\n### Targets\n")
         out.extend(lines)

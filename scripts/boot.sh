@@ -58,13 +58,13 @@ fi
 
 [ -n "$run" ] || die "boot.sh: -r SUITES or -i required"
 name=${name:-$run-${cpu//[,=]/_}}
-mkdir -p "$BUILD/results"
 log=$BUILD/results/$name.log
+mkdir -p "$(dirname "$log")"
 say "boot[$name]: $cpu, suites $run, timeout ${tmo}s, console in ${log#$TOP/}"
 set +e
 timeout --foreground -k 5 "$tmo" "${Q[@]}" -display none -monitor none -serial stdio \
 	-append "$cmdline lab.run=$run" </dev/null 2>&1 | tee "$log" |
-	grep --line-buffered -E '^LAB: |Kernel panic|Internal error' | sed -u "s/^/    [$name] /"
+	grep --line-buffered -E '^LAB: |Kernel panic|Internal error' | sed -u "s|^|    [$name] |"
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 124 ] && echo "LAB-HOST: timeout after ${tmo}s" >>"$log"

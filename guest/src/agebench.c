@@ -444,6 +444,12 @@ static void seed_run(unsigned int caps, int rep, bool force)
 	seed_pid = 0;
 }
 
+/* The host shows 'LAB: ' lines as they come: progress of a long run. */
+static void progress(const char *what, int rep)
+{
+	printf("LAB: agebench: %s, repetition %d of %d\n", what, rep, reps);
+}
+
 static void on_signal(int sig)
 {
 	restore();
@@ -506,10 +512,13 @@ int main(int argc, char **argv)
 					put(THP, "never");
 				}
 			}
-			for (int force = 1; force >= 0; force--)
-				for (int r = 1; r <= reps; r++)
+			for (int force = 1; force >= 0; force--) {
+				for (int r = 1; r <= reps; r++) {
+					progress(force ? "seed (force_scan=1)" : "seed (force_scan=0)", r);
 					for (int s = 0; s < nset; s++)
 						seed_run(settings[s], r, force);
+				}
+			}
 			if (saved_thp[0])
 				put(THP, "%s", saved_thp);
 			saved_thp[0] = '\0';
@@ -522,9 +531,11 @@ int main(int argc, char **argv)
 		}
 		snprintf(cg_dir, sizeof(cg_dir), CG "/agebench.own");
 		find_memcg();
-		for (int r = 1; r <= reps; r++)
+		for (int r = 1; r <= reps; r++) {
+			progress(name, r);
 			for (int s = 0; s < nset; s++)
 				scenario(name, settings[s], r);
+		}
 	}
 	printf("# agebench: done\n");
 	return 0;
