@@ -326,7 +326,10 @@ def headline(log):
     if not age:
         print(f"headline: no alternated aging walks in {log}")
         return 1
-    print("Aging walks of a 1 GiB working set, non-leaf PMD young off vs on "
+    with open(log, errors="replace") as f:
+        m = re.search(r"# agebench: (\d+) MiB", f.read())
+    size = f"a {m.group(1)} MiB" if m else "a"
+    print(f"Aging walks of {size} working set, non-leaf PMD young off vs on "
           "(agebench, alternated; 'make bench' runs the full matrix)\n")
     print("\n".join(out))
     return 0
