@@ -9,12 +9,13 @@ export CACHE CPU
 S := scripts
 
 .PHONY: help deps tree kernel qemu kselftest initramfs build run shell test \
-	check bench soak mm-selftests patches reset-tree clean
+	harness-test check bench soak mm-selftests patches reset-tree clean
 
 help:
 	@echo "FEAT_HAFT lab: targets"
 	@echo "  make run         build everything, boot on CPU=$(CPU), run the boot, HAFT and kselftest suites, print the headline"
 	@echo "  make test        everything that must pass (what CI runs); ends 'N passed, N failed'"
+	@echo "  make harness-test  seconds: the step runner and log judge catch each crafted failure (make test runs it first)"
 	@echo "  make check       slow compile-only gates: per-patch bisect builds, config variants"
 	@echo "  make soak        DURATION=$(DURATION) s of stress-ng, aging, lru_gen toggles and CPU1 hotplug, on max and max,haft=off"
 	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"
@@ -53,6 +54,9 @@ shell: build
 
 test:
 	@$(S)/test.sh
+
+harness-test:
+	@$(S)/harness-test.sh
 
 check: tree
 	@$(S)/check.sh

@@ -17,10 +17,15 @@ mkdir -p "$out"
 IFS=';' read -ra variants <<<"${HAFT_TEST_RUNS:-0 max;1 max,haft=off;2 max,tcr2=off}"
 
 n=0 failed=0
-tap() { # LINE: pass one TAP line through and count it
+tap() { # LINE: pass one result line through, numbered in this run, and count it
 	n=$((n + 1))
-	case "$1" in "not ok"*) failed=$((failed + 1)) ;; esac
-	printf '%s\n' "$1"
+	case "$1" in
+	"not ok"*)
+		failed=$((failed + 1))
+		printf 'not ok %d%s\n' "$n" "${1#not ok}"
+		;;
+	*) printf 'ok %d%s\n' "$n" "${1#ok}" ;;
+	esac
 }
 
 for v in "${variants[@]}"; do

@@ -2,8 +2,9 @@
 # Boot the lab kernel and initramfs under the lab's QEMU.
 #   boot.sh [-k VARIANT] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-n NAME] [-i]
 # -r runs guest suites (comma separated, from guest/tests) and powers off;
-# the console goes to build/results/NAME.log and scripts/check-log.py judges
-# it. -i gives an interactive shell on the serial console instead.
+# the console goes to build/results/NAME.log and scripts/verdict.py judges
+# it against the suites asked for. -i gives an interactive shell on the
+# serial console instead.
 . "$(dirname "$0")/lib.sh"
 shopt -s extglob
 
@@ -69,4 +70,4 @@ rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 124 ] && echo "LAB-HOST: timeout after ${tmo}s" >>"$log"
 [ "$rc" = 0 ] || [ "$rc" = 124 ] || echo "LAB-HOST: qemu exited with status $rc" >>"$log"
-exec python3 "$TOP/scripts/check-log.py" "$log" "$name"
+exec python3 "$TOP/scripts/verdict.py" guest "$name" "$log" --suites "$run"

@@ -23,8 +23,9 @@ for d in arch mm tools Documentation; do
 	done || bad=1
 done
 if [ $bad = 0 ]; then
-	echo "ok - added files match patches/ ($(echo "$added" | grep -c .) file(s))"
+	tap_result 0 "added files match patches/ ($(echo "$added" | grep -c .) file(s))"
 else
-	echo "not ok - added files and patches/ disagree"
-	exit 1
+	tap_result 1 "added files and patches/ disagree"
 fi
+tap_plan
+[ $bad = 0 ]

@@ -15,7 +15,8 @@ wt=$BUILD/check-tree
 checks=${CHECKS:-variants w1 bisect}
 pass=0 fail=0
 result() { # result STATUS DESC
-	if [ "$1" = 0 ]; then echo "ok - $2"; pass=$((pass + 1)); else echo "not ok - $2"; fail=$((fail + 1)); fi
+	tap_result "$1" "$2"
+	if [ "$1" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 }
 seed() { # seed DIR: start DIR from the default build
 	[ -d "$1" ] || cp -a "$BUILD/kernel-default" "$1"
@@ -85,6 +86,6 @@ for c in $checks; do
 	*) die "unknown check '$c' (variants, w1, bisect)" ;;
 	esac
 done
-echo "1..$((pass + fail))"
+tap_plan
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

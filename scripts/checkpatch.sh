@@ -1,5 +1,5 @@
 #!/bin/bash
-# TAP: scripts/checkpatch.pl --strict on every patch in patches/series.
+# TAP (numbered, with a plan): scripts/checkpatch.pl --strict on every patch in patches/series.
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is not taken from
 # checkpatch, which raises it for every new file; instead every file the
 # series adds must already have a maintainer in MAINTAINERS.
@@ -13,21 +13,22 @@ for p in "${patches[@]}"; do
 	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict -q --color=never \
 		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=$?
 	if [ $rc = 0 ] && ! grep -qE "^(ERROR|WARNING|CHECK):|Traceback" <<<"$out"; then
-		echo "ok - checkpatch --strict: $(basename "$p")"
+		tap_result 0 "checkpatch --strict: $(basename "$p")"
 	else
-		echo "not ok - checkpatch --strict: $(basename "$p")"
+		tap_result 1 "checkpatch --strict: $(basename "$p")"
 		sed 's/^/#   /' <<<"$out" | head -40
 		fail=1
 	fi
 done
-[ ${#patches[@]} -gt 0 ] || echo "ok - checkpatch --strict: series is empty # SKIP"
+[ ${#patches[@]} -gt 0 ] || tap_skip "checkpatch --strict: series is empty"
 for f in $(git -C "$tree" diff --name-only --diff-filter=A base HEAD); do
 	if (cd "$tree" && perl scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>/dev/null) |
 		grep -q '(maintainer:'; then
-		echo "ok - new file $f has a maintainer in MAINTAINERS"
+		tap_result 0 "new file $f has a maintainer in MAINTAINERS"
 	else
-		echo "not ok - new file $f has no maintainer in MAINTAINERS"
+		tap_result 1 "new file $f has no maintainer in MAINTAINERS"
 		fail=1
 	fi
 done
+tap_plan
 exit $fail

@@ -56,3 +56,20 @@ run_logged() {
 		return 1
 	fi
 }
+
+# TAP for host steps that print results (scripts/verdict.py checks the
+# numbering and the plan): tap_result STATUS DESC (status 0 is ok),
+# tap_skip DESC, and tap_plan once at the end.
+TAP_N=0
+TAP_FAILED=0
+tap_result() {
+	TAP_N=$((TAP_N + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $TAP_N - $2"
+	else
+		TAP_FAILED=$((TAP_FAILED + 1))
+		echo "not ok $TAP_N - $2"
+	fi
+}
+tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP"; }
+tap_plan() { echo "1..$TAP_N"; }

@@ -1,42 +1,37 @@
 #!/bin/bash
-# 'make test': everything that must pass, in dependency order. Each step is
-# judged by scripts/check-log.py into build/results/counts; a step that the
-# rest depends on stops the run (with its log) but the summary line still
-# comes. Ends with 'N passed, N failed'; exits non-zero on any failure.
+# 'make test': everything that must pass, in dependency order. The plan
+# below names every step and boot; scripts/steps.sh runs them and
+# scripts/verdict.py judges each against what is expected of it (exit
+# status, TAP plan and numbering, the guest suites asked for). A step that
+# the rest depends on stops the run; whatever did not run is a failure in
+# the summary. Ends with 'N passed, N failed'; exits non-zero on any
+# failure. build/results/report.ktap holds the whole run as nested KTAP.
 . "$(dirname "$0")/lib.sh"
-res=$BUILD/results
-mkdir -p "$res"
-rm -f "$res"/counts "$res"/*.log "$res"/*.tap
+. "$TOP/scripts/steps.sh"
+# A failing step is recorded and the run goes on (or stops, below): the
+# summary decides.
+set +e
 
-summary() {
-	awk '{ p += $2; f += $3; s += $4 } END {
-		printf "\n"; printf "%d passed, %d failed", p, f; if (s) printf ", %d skipped", s; printf "\n"
-		exit f > 0 }' "$res/counts"
-}
-# host_step NAME CMD... : a host-side step; its TAP (or just its exit
-# status) is recorded. Returns the command's status.
-host_step() {
-	local name=$1 rc=0
-	shift
-	"$@" >"$res/$name.tap" 2>&1 || rc=$?
-	grep -qE '^(not )?ok\b' "$res/$name.tap" ||
-		{ [ $rc = 0 ] && echo "ok - $name" || echo "not ok - $name (exit $rc)"; } >>"$res/$name.tap"
-	[ $rc = 0 ] || tail -n 30 "$res/$name.tap" | grep -vE '^(not )?ok\b' >&2 || true
-	python3 "$TOP/scripts/check-log.py" --host "$res/$name.tap" "$name" || rc=1
-	return $rc
-}
-stop() { say "test: stopping: $1"; summary; exit 1; }
+plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
+	qemu-tests kselftest-build mm-selftests-build initramfs \
+	guest-max bench-headline guest-haft-off guest-nohaft \
+	guest-bad-override guest-unsafe-override \
+	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
+	guest-soak-max guest-soak-max-haft-off \
+	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max
 
+# The judge itself first: each crafted failure must be caught (seconds).
+host_tap harness-test "$TOP/scripts/harness-test.sh" || stop "the harness does not judge failures as failures"
 host_step deps "$TOP/scripts/deps.sh" || stop "dependencies could not be installed"
 host_step tree "$TOP/scripts/kernel-tree.sh" || stop "the kernel tree could not be made, or the series does not apply"
-host_step series-sync "$TOP/scripts/check-sync.sh" || true
-host_step checkpatch "$TOP/scripts/checkpatch.sh" || true
+host_tap series-sync "$TOP/scripts/check-sync.sh"
+host_tap checkpatch "$TOP/scripts/checkpatch.sh"
 host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
 # The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off.
-host_step qemu-tests "$TOP/qemu/run-tests.sh" || true
+host_tap qemu-tests "$TOP/qemu/run-tests.sh"
 host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftest does not build"
-host_step mm-selftests-build "$TOP/scripts/mm-selftests-build.sh" || true
+host_step mm-selftests-build "$TOP/scripts/mm-selftests-build.sh"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
 # Guest suites, on each CPU model / command line the series must handle:
@@ -45,21 +40,22 @@ host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not
 suites=boot,haft,lru-nonleaf,hotplug,badinput
 # On max the aging benchmark also runs, small (256 MiB, one repetition),
 # so that 'make run' and 'make bench' cannot rot unnoticed.
-"$TOP/scripts/boot.sh" -c max -r "$suites,bench-age" -t 900 -n guest-max \
-	-a "lab.bench_mib=256 lab.bench_reps=1 lab.bench_scen=cold,sparse" || true
-host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$res/guest-max.log" || true
-"$TOP/scripts/boot.sh" -c max,haft=off -r "$suites" -t 600 -n guest-haft-off || true
-"$TOP/scripts/boot.sh" -c max -a arm64.nohaft -r "$suites" -t 600 -n guest-nohaft || true
-"$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300 -n guest-bad-override || true
-"$TOP/scripts/boot.sh" -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300 -n guest-unsafe-override || true
+guest guest-max -c max -r "$suites,bench-age" -t 900 \
+	-a "lab.bench_mib=256 lab.bench_reps=1 lab.bench_scen=cold,sparse"
+host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$RES/guest-max.log"
+guest guest-haft-off -c max,haft=off -r "$suites" -t 600
+guest guest-nohaft -c max -a arm64.nohaft -r "$suites" -t 600
+guest guest-bad-override -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300
+guest guest-unsafe-override -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300
 # The kernel's own mm kselftests (page tables, THP, reclaim) with and
 # without FEAT_HAFT: each must pass, and the verdicts must agree.
-"$TOP/scripts/boot.sh" -c max -r mm-selftests -t 600 -n mm-selftests-max || true
-"$TOP/scripts/boot.sh" -c max,haft=off -r mm-selftests -t 600 -n mm-selftests-haft-off || true
-host_step mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
-	"$res/mm-selftests-max.log" "$res/mm-selftests-haft-off.log" || true
-# Short soak on both CPU models ('make soak DURATION=3600' is the long one).
-"$TOP/scripts/soak.sh" 45 guest-soak || true
+guest mm-selftests-max -c max -r mm-selftests -t 600
+guest mm-selftests-haft-off -c max,haft=off -r mm-selftests -t 600
+host_tap mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
+	"$RES/mm-selftests-max.log" "$RES/mm-selftests-haft-off.log"
+# Short soak on both CPU models ('make soak DURATION=3600' is the long
+# one); its boots are guest-soak-max and guest-soak-max-haft-off.
+[ -n "$STOPPED" ] || "$TOP/scripts/soak.sh" 45 guest-soak || true
 # The debug kernel (configs/debug.config: DEBUG_VM, DEBUG_VM_PGTABLE,
 # PAGE_TABLE_CHECK, lockdep, KASAN, KFENCE, ...): boot, HAFT, the
 # kselftest, and a short soak (with hotplug, then the kselftest pinned to
@@ -68,13 +64,12 @@ host_step mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
 # preempted nice-19 khugepaged on the one CPU left during hotplug once
 # starved for 26 s: an emulation-speed artefact, not a lockup).
 if host_step kernel-build-debug "$TOP/scripts/kernel-build.sh" debug; then
-	"$TOP/scripts/boot.sh" -k debug -c max -r boot,haft,lru-nonleaf,soak -t 1800 -n guest-debug-max \
-		-a "lab.lru_args=-s,256 lab.soak_seconds=60 lab.soak_vm_bytes=8M lab.soak_mremap_bytes=8M lab.soak_min_ops=0 rcupdate.rcu_cpu_stall_timeout=120" || true
+	guest guest-debug-max -k debug -c max -r boot,haft,lru-nonleaf,soak -t 1800 \
+		-a "lab.lru_args=-s,256 lab.soak_seconds=60 lab.soak_vm_bytes=8M lab.soak_mremap_bytes=8M lab.soak_min_ops=0 rcupdate.rcu_cpu_stall_timeout=120"
 fi
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
-	"$TOP/scripts/boot.sh" -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" \
-		-c max -r boot -t 300 -n stock-max || true
+	guest stock-max -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" -c max -r boot -t 300
 fi
 
 summary

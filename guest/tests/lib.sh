@@ -28,7 +28,7 @@ tap_nested() {
 	_desc=$1
 	shift
 	_out=/tmp/tap_nested.$$.$tap_n
-	echo "# Subtest: $_desc"
+	echo "    # Subtest: $_desc"
 	{
 		"$@" 2>&1
 		echo $? >"$_out.rc"

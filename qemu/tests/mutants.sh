@@ -19,8 +19,8 @@ mutants=(ignore-ha ignore-tcr2-haft haft-always neighbour no-fault always-cas
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Checks are named by their TAP description, without the failure details.
-names() { sed -n 's/^\(not \)\{0,1\}ok - //p' "$1" | sed 's/: expected .*//'; }
-failed() { sed -n 's/^not ok - //p' "$1" | sed 's/: expected .*//'; }
+names() { sed -n 's/^\(not \)\{0,1\}ok [0-9]* *- //p' "$1" | sed 's/: expected .*//'; }
+failed() { sed -n 's/^not ok [0-9]* *- //p' "$1" | sed 's/: expected .*//'; }
 
 QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/clean" 2>&1 ||
 	die "the suite fails on $MUTANTS without a mutant: $(grep '^not ok' "$tmp/clean" | head -3)"

@@ -1,0 +1,162 @@
+#!/bin/bash
+# 'make harness-test': the verdict of 'make test' cannot count a failure as
+# a pass. Feeds the real step runner (scripts/steps.sh) and the real judge
+# (scripts/verdict.py) crafted and recorded inputs, one per way a run can
+# fail, and checks that each is judged a failure for the right reason, and
+# that a clean run is judged a pass. Seconds, no build, no boot. TAP.
+#
+# Guest logs: every scripts/harness-test.d/NAME.log with NAME.suites (the
+# suites that boot asked for) is a clean run, crafted or recorded from a
+# real boot; each failure mode is made from it by one edit.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/steps.sh"
+set +e
+need python3 awk sed
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+data=$TOP/scripts/harness-test.d
+
+# expect pass|fail WHY PATTERN CMD... : run CMD (a judging command), which
+# must end in the verdict given; for 'fail', its output must also match
+# the extended regular expression PATTERN (the reason).
+expect() {
+	local want=$1 why=$2 pat=$3 rc=0
+	shift 3
+	"$@" >"$work/out" 2>&1 || rc=$?
+	if [ "$want" = pass ] && [ $rc = 0 ]; then
+		tap_result 0 "judged a pass: $why"
+	elif [ "$want" = fail ] && [ $rc != 0 ] && grep -qE -- "$pat" "$work/out"; then
+		tap_result 0 "judged a failure: $why"
+	else
+		tap_result 1 "$why: expected the verdict '$want'$([ "$want" = fail ] && echo " saying /$pat/"), got exit $rc"
+		sed 's/^/#   /' "$work/out" | tail -n 15
+	fi
+}
+
+# --- the guest log judge --------------------------------------------------
+# judge LOG SUITES : the judge on a console log, in its own results dir
+judge() {
+	rm -rf "$work/res"
+	mkdir -p "$work/res"
+	cp "$1" "$work/res/boot.log"
+	python3 "$TOP/scripts/verdict.py" guest boot "$work/res/boot.log" --suites "$2"
+}
+# Edits of a clean log. 'In a suite' is between 'LAB: suite X' and its
+# 'LAB: suite X exit N'; a top-level result is one not indented.
+in_suite='/^LAB: suite [^ ]+$/ { s = 1 } /^LAB: suite [^ ]+ exit / { s = 0 }'
+edit() { # edit LOG AWK_PROGRAM > OUT
+	awk "$in_suite $2" "$1"
+}
+
+for clean in "$data"/*.log; do
+	base=${clean##*/}
+	base=${base%.log}
+	suites=$(cat "${clean%.log}.suites")
+	first=${suites%%,*}
+	m=$work/m.log
+	expect pass "$base: the clean run" . judge "$clean" "$suites"
+
+	edit "$clean" '!d && /^LAB: suite [^ ]+ exit 0$/ { sub(/exit 0$/, "exit 1"); d = 1 } { print }' >"$m"
+	expect fail "$base: a suite exits 1 after results that all passed" 'exited with status 1' judge "$m" "$suites"
+
+	edit "$clean" 's && !d && /^1\.\.[1-9][0-9]*$/ { split($0, p, "\\.\\."); $0 = "1.." p[2] + 1; d = 1 } { print }' >"$m"
+	expect fail "$base: a plan shortfall (plan one more than the results)" 'plan 1\.\.[0-9]+ but' judge "$m" "$suites"
+
+	awk -v f="$first" '$0 == "LAB: suite " f { skip = 1 } !skip { print } $0 == "LAB: suite " f " exit 0" { skip = 0 }' "$clean" >"$m"
+	expect fail "$base: a suite asked for is missing from the log" "suite $first was asked for and never ran" judge "$m" "$suites"
+	expect fail "$base: a suite asked for that no boot ran" 'suite nosuch was asked for and never ran' judge "$clean" "$suites,nosuch"
+	expect fail "$base: a suite ran that was not asked for" "suite $first ran but was not asked for" judge "$clean" "${suites#"$first",}"
+
+	{ cat "$clean"; echo "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000"; } >"$m"
+	expect fail "$base: a panic after 'LAB: done'" 'kernel splat' judge "$m" "$suites"
+	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print "------------[ cut here ]------------"; print "WARNING: CPU: 1 PID: 77 at mm/vmscan.c:3500 walk_pmd_range+0x1f0/0x2a0"; d = 1 }' >"$m"
+	expect fail "$base: a WARNING in the middle of a suite" 'kernel splat' judge "$m" "$suites"
+
+	head -n $(($(wc -l <"$clean") * 6 / 10)) "$clean" >"$m"
+	expect fail "$base: a log cut short (60% of it)" 'never printed .LAB: done' judge "$m" "$suites"
+	echo "LAB-HOST: timeout after 900s" >>"$m"
+	expect fail "$base: a timeout" 'timeout after 900s' judge "$m" "$suites"
+	grep -v '^LAB: done' "$clean" >"$m"
+	expect fail "$base: every suite complete but no 'LAB: done'" 'never printed .LAB: done' judge "$m" "$suites"
+	{ cat "$clean"; echo "LAB-HOST: qemu exited with status 1"; } >"$m"
+	expect fail "$base: QEMU exits with an error" 'qemu exited with status 1' judge "$m" "$suites"
+
+	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print; d = 1 }' >"$m"
+	expect fail "$base: a result printed twice (duplicate number)" 'numbered [0-9]+ where [0-9]+ was due' judge "$m" "$suites"
+	edit "$clean" 's && !d && /^1\.\.[1-9]/ { print "ok 99 - not in the plan"; d = 1 } { print }' >"$m"
+	expect fail "$base: an unplanned test number" 'numbered 99 where' judge "$m" "$suites"
+	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print "ok"; d = 1 }' >"$m"
+	expect fail "$base: a stray 'ok' from another program inside a suite" 'result without a number' judge "$m" "$suites"
+	awk '!d && /^LAB: suite / { print "ok 1 - printed by something other than a suite"; d = 1 } { print }' "$clean" >"$m"
+	expect fail "$base: a stray 'ok 1 - ...' outside any suite" 'TAP line outside any suite' judge "$m" "$suites"
+	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print "1..1"; d = 1 }' >"$m"
+	expect fail "$base: a second plan in a suite" 'a second plan' judge "$m" "$suites"
+	edit "$clean" 's && !d && /^ok [0-9]+ / { sub(/^ok/, "not ok"); d = 1 } { print }' >"$m"
+	expect fail "$base: a failed result" 'not ok [0-9]+' judge "$m" "$suites"
+	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print "Bail out! cannot go on"; d = 1 }' >"$m"
+	expect fail "$base: a bail out" 'Bail out!' judge "$m" "$suites"
+
+	if grep -q '^    ok [0-9]' "$clean"; then
+		edit "$clean" '!d && /^    ok [0-9]+ / { sub(/^    ok/, "    not ok"); d = 1 } { print }' >"$m"
+		expect fail "$base: a nested result fails, its parent says ok" '> .*not ok [0-9]+' judge "$m" "$suites"
+		edit "$clean" 'p && !d && /^ok [0-9]+ / { sub(/^ok/, "not ok"); d = 1 } /^    ok [0-9]+ / { p = 1 } { print }' >"$m"
+		expect fail "$base: a subtest's exit status fails it although its results passed" 'its subtest.s own results all passed' judge "$m" "$suites"
+		edit "$clean" '!d && /^    1\.\.[0-9]/ { d = 1; next } { print }' >"$m"
+		expect fail "$base: a nested stream without its plan" 'no plan' judge "$m" "$suites"
+	fi
+done
+
+# --- the host step runner -------------------------------------------------
+# step MODE SCRIPT : the real run_step on a crafted step, in its own dir
+step() {
+	RES=$work/steps
+	rm -rf "$RES"
+	mkdir -p "$RES"
+	plan crafted
+	run_step "$1" crafted bash -c "$2" 2>/dev/null
+}
+tap3='printf "ok 1 - a\nok 2 - b\nok 3 - c\n1..3\n"'
+expect pass "host step: TAP with a plan, exit 0" . step --tap "$tap3"
+expect fail "host step: TAP results all ok, then exit 1 (a script dying after its first part)" 'exited with status 1 after' step --tap "$tap3; exit 1"
+expect fail "host step: results and no plan, exit 0 (stopped half way)" 'no plan' step --tap 'printf "ok 1 - a\nok 2 - b\n"'
+expect fail "host step: a plan of 3 and 2 results" 'plan 1\.\.3 but 2' step --tap 'printf "1..3\nok 1 - a\nok 2 - b\n"'
+expect fail "host step: duplicate numbers" 'numbered 1 where 2' step --tap 'printf "ok 1 - a\nok 1 - a\n1..2\n"'
+expect fail "host step: nothing printed, exit 0" 'no plan' step --tap 'true'
+expect fail "host step: unnumbered results" 'without a number' step --tap 'printf "ok - a\nok - b\n1..2\n"'
+expect pass "host step: plain, exit 0" . step --plain 'echo building; echo not ok'
+expect fail "host step: plain, 'ok' lines, then exit 1" 'exited with status 1' step --plain 'echo "ok 1 - looks fine"; echo 1..1; exit 1'
+
+# --- the summary ----------------------------------------------------------
+# run SCRIPT : a crafted 'make test' (plan and steps) in its own dir, then
+# the summary
+run() {
+	RES=$work/run
+	STOPPED=
+	rm -rf "$RES"
+	mkdir -p "$RES"
+	eval "$1" >/dev/null 2>&1
+	summary
+}
+expect pass "summary: two clean steps" . run 'plan a b; host_step a true; host_step b true'
+expect fail "summary: boot.sh dies before its log is judged" 'boot: planned but never judged' \
+	run 'plan a boot; host_step a true; BOOT=false guest boot -c max -r boot'
+expect fail "summary: a step the rest needs fails; the rest is not run" 'b: planned but never judged' \
+	run 'plan a b; host_step a false || stop "a failed"; host_step b true'
+expect fail "summary: a step that was planned and never started" 'b: planned but never judged' \
+	run 'plan a b; host_step a true'
+expect fail "summary: a verdict for something not in the plan" 'x: judged but not planned' \
+	run 'plan a; host_step a true; echo "x 1 0 0" >>"$RES/counts"'
+expect fail "summary: a step judged twice" 'a: judged 2 times' \
+	run 'plan a; host_step a true; echo "a 1 0 0" >>"$RES/counts"'
+outside() { (RES=$work/run && rm -rf "$RES" && mkdir -p "$RES" && plan a && host_step b true); }
+expect fail "summary: a step outside the plan is refused" "step 'b' is not in the plan" outside
+expect fail "summary: nothing planned" 'no step was planned' run ':'
+# The run's own report is a KTAP stream the same judge accepts.
+RES=$work/run
+rm -rf "$RES" && mkdir -p "$RES"
+(plan a b && host_step a true && host_tap b bash -c "$tap3" && summary) >/dev/null 2>&1
+expect pass "summary: the report of a clean run is a valid nested KTAP stream" . \
+	python3 "$TOP/scripts/verdict.py" host report "$RES/report.ktap" 0 --tap
+
+tap_plan
+[ "$TAP_FAILED" = 0 ]
