@@ -5,7 +5,10 @@
 # guest/src cross-built statically, and anything a later step left in
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap cpio "${CROSS}gcc" rsync
+need mmdebstrap cc "${CROSS}gcc" rsync
+tree=$BUILD/linux
+[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree' (the initramfs is packed with its usr/gen_initramfs.sh)"
+KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
 mkdir -p "$BUILD"
 exec 9>"$BUILD/.initramfs.lock"
 flock 9 # one assembly at a time: parallel boots share build/initramfs
@@ -36,7 +39,7 @@ done
 extra=$BUILD/guest-extra
 mkdir -p "$extra"
 out=$BUILD/initramfs.cpio
-want=$( (echo "$rootfs"; sha256sum <"$0"; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
+want=$( (echo "$rootfs"; cat "$0" "$tree/usr/gen_initramfs.sh" "$tree/usr/gen_init_cpio.c" | sha256sum; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
 	cd "$BUILD" && find guest-bin guest-extra -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -c1-16)
 if [ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$want" ]; then
 	say "guest: initramfs up to date"
@@ -53,8 +56,20 @@ install -m 755 "$TOP/guest/init" "$stage/init"
 cp -a "$TOP"/guest/tests/. "$stage/lab/tests/"
 cp -a "$bin"/. "$stage/lab/bin/"
 cp -a "$extra"/. "$stage/lab/"
-[ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
-(cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible >"$out.tmp")
+# Packed the kernel's way, by usr/gen_initramfs.sh and usr/gen_init_cpio
+# from the tree (built here for the host): every file owned by root
+# whoever runs this, /dev/console from a list rather than mknod, one
+# timestamp for all, so packing needs no root and is reproducible.
+tools=$BUILD/initramfs-tools
+mkdir -p "$tools/usr"
+if [ ! -x "$tools/usr/gen_init_cpio" ] || [ "$tree/usr/gen_init_cpio.c" -nt "$tools/usr/gen_init_cpio" ]; then
+	cc -O2 -o "$tools/usr/gen_init_cpio" "$tree/usr/gen_init_cpio.c" ||
+		die "could not build usr/gen_init_cpio from $tree"
+fi
+printf 'nod /dev/console 0600 0 0 c 5 1\n' >"$tools/devices.list"
+(cd "$tools" && sh "$tree/usr/gen_initramfs.sh" -o "$out.tmp" -d "$KBUILD_BUILD_TIMESTAMP" \
+	-u squash -g squash "$stage" -u 0 -g 0 "$tools/devices.list") ||
+	die "usr/gen_initramfs.sh could not pack $stage"
 mv "$out.tmp" "$out"
 echo "$want" >"$out.hash"
 say "guest: initramfs ready ($(du -h "$out" | cut -f1))"

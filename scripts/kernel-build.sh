@@ -29,12 +29,14 @@ mkdir -p "$out"
 exec 9>"$out/.lock"
 flock 9
 
-# Merge the fragments; a later fragment overrides an earlier one.
-cat "${frags[@]}" | awk '
-	/^CONFIG_[A-Za-z0-9_]+=/ { sym = $0; sub(/=.*/, "", sym) }
-	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { sym = $2 }
-	sym != "" { if (!(sym in val)) order[n++] = sym; val[sym] = $0; sym = "" }
-	END { for (i = 0; i < n; i++) print val[order[i]] }' >"$out/.allconfig.new"
+# Merge the fragments with the kernel's own scripts/kconfig/merge_config.sh
+# (a later fragment overrides an earlier one). -m only merges: the
+# allnoconfig run it would make next is the one below, with the lab's
+# compiler, and the check after it is stricter than merge_config's
+# warnings (and knows which symbols the tree has).
+(cd "$out" && KCONFIG_CONFIG="$out/.allconfig.new" \
+	"$tree/scripts/kconfig/merge_config.sh" -m -Q "${frags[@]}" >"$out/merge.log" 2>&1) ||
+	{ cat "$out/merge.log" >&2; die "kernel[$variant]: merge_config.sh could not merge ${frags[*]##*/}"; }
 # Regenerate when a fragment or any Kconfig file of the tree changed.
 want=$( (cat "$out/.allconfig.new"; cd "$tree" && find . -name 'Kconfig*' -not -path './.git/*' |
 	LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-16)

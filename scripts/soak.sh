@@ -2,7 +2,7 @@
 # Soak the series: boot guest/tests/soak for DURATION seconds on -cpu max
 # (FEAT_HAFT in use) and on -cpu max,haft=off, one after the other. The
 # guest prints 'LAB: soak: ...' progress lines, shown here as they come;
-# each boot is judged by scripts/check-log.py (build/results/NAME.log).
+# each boot is judged by scripts/verdict.py (build/results/NAME.log).
 #   soak.sh DURATION [NAME_PREFIX]      e.g. soak.sh 3600, or soak.sh 45 guest-soak
 . "$(dirname "$0")/lib.sh"
 
