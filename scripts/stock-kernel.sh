@@ -19,15 +19,20 @@ if [ -z "$pkg" ]; then
 	pkg=${amd%-amd64}-arm64
 fi
 dir=$CACHE/stock-kernel/$pkg
+# Shared by every clone: one extraction at a time, renamed into place.
+mkdir -p "$CACHE/stock-kernel"
+exec 8>"$CACHE/stock-kernel/.lock"
+flock 8
 if [ ! -f "$dir/.done" ]; then
 	say "stock kernel: extracting Debian's $pkg (arm64)"
-	rm -rf "$dir"
-	mkdir -p "$CACHE/stock-kernel"
+	rm -rf "$dir" "$dir.tmp"
 	run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$pkg" bookworm "$dir" ||
+		--arch=arm64 --include="$pkg" bookworm "$dir.tmp" ||
 		die "could not fetch $pkg"
-	touch "$dir/.done"
+	touch "$dir.tmp/.done"
+	mv "$dir.tmp" "$dir"
 fi
+flock -u 8
 set -- "$dir"/boot/vmlinuz-*
 [ -f "$1" ] || die "$pkg has no /boot/vmlinuz-* in $dir"
 printf '%s\n' "$1"
