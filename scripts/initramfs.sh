@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build build/initramfs.cpio: Debian's arm64 busybox-static and stress-ng
-# (with their libraries, from mmdebstrap --variant=extract, cached in
+# Build build/initramfs.cpio: Debian's arm64 busybox-static, bash-static and
+# stress-ng (with their libraries, from mmdebstrap --variant=extract, cached in
 # $CACHE/guest), guest/init, the suites in guest/tests, our programs in
 # guest/src cross-built statically, and anything a later step left in
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
@@ -53,6 +53,15 @@ install -m 755 "$TOP/guest/init" "$stage/init"
 cp -a "$TOP"/guest/tests/. "$stage/lab/tests/"
 cp -a "$bin"/. "$stage/lab/bin/"
 cp -a "$extra"/. "$stage/lab/"
+# The kselftest runner and run_vmtests.sh: bash (from bash-static) and a
+# /usr/bin/timeout that takes the runner's GNU-style options.
+if [ ! -e "$stage/bin/bash" ]; then
+	bs=
+	for f in bin/bash-static usr/bin/bash-static; do [ -e "$stage/$f" ] && bs=/$f && break; done
+	[ -n "$bs" ] || die "bash-static is not in $rootfs (guest/packages lists it)"
+	ln -s "$bs" "$stage/bin/bash"
+fi
+[ -e "$stage/usr/bin/timeout" ] || install -D -m 755 "$TOP/guest/timeout" "$stage/usr/bin/timeout"
 [ -e "$stage/dev/console" ] || mknod -m 600 "$stage/dev/console" c 5 1
 (cd "$stage" && find . | LC_ALL=C sort | cpio --quiet -o -H newc --reproducible >"$out.tmp")
 mv "$out.tmp" "$out"
