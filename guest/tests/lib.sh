@@ -54,7 +54,9 @@ tap_nested() {
 # begin as TAP (a plan, a result or 'TAP version') keeps its '# ' lines,
 # not nested. At both levels
 # results get the ' - ' separator, and a line that is neither TAP nor a
-# comment becomes a '# ' line (deeper prefixes stay comments). Returns 1
+# comment becomes a '# ' line (deeper prefixes stay comments); of a line
+# redrawn with carriage returns only the last part is kept. It works on a
+# plain TAP program as well (no child zones then). Returns 1
 # if any result at either level is 'not ok', or CMD's own plan is missing
 # or does not match its results; otherwise CMD's status if that is neither
 # 0 nor 4; otherwise 4 if all of CMD's results are skips, else 0.
@@ -64,7 +66,14 @@ ksft_nest() {
 		"$@" 2>&1
 		echo $? >"$_kn.rc"
 	} | awk -v vfile="$_kn.verdict" '
-		function tap(l, ind, lvl,   m) {
+		function tap(l, ind, lvl,   seg, k) {
+			# progress redrawn with carriage returns: what a terminal
+			# would show, the last non-empty part
+			if (l ~ /\r/) {
+				k = split(l, seg, "\r")
+				while (k > 1 && seg[k] == "") k--
+				l = seg[k]
+			}
 			if (l ~ /^(not )?ok [0-9]+/) {
 				if (l !~ /^(not )?ok [0-9]+ - / && l !~ /^(not )?ok [0-9]+ *$/)
 					sub(/^(not )?ok [0-9]+ /, "&- ", l)
@@ -72,7 +81,7 @@ ksft_nest() {
 				if (lvl == 0) { n++; if (l !~ /# *[Ss][Kk][Ii][Pp]/) real++ }
 			} else if (l ~ /^1\.\.[0-9]+/) {
 				if (lvl == 0) { plans++; plan = substr(l, 4) + 0 }
-			} else if (l !~ /^(#|    |K?TAP version )/)
+			} else if (l !~ /^(#|    |K?TAP version |Bail out!)/)
 				l = "# " l
 			print ind l
 			fflush()
