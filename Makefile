@@ -21,7 +21,7 @@ help:
 	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"
 	@echo "  make shell       interactive guest shell on the serial console (Ctrl-A X quits)"
 	@echo "  make patches     export build/linux commits on top of 'base' to patches/"
-	@echo "  make deps | tree | kernel | qemu | kselftest | mm-selftests | initramfs   single steps"
+	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
 	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config), CACHE=$(CACHE), REPS (bench)"
@@ -34,11 +34,12 @@ kernel: tree
 	@$(S)/kernel-build.sh $(VARIANT)
 qemu: deps
 	@$(S)/qemu-build.sh
+# The mm kselftests the guest runs (lru_gen_nonleaf and a subset of the
+# kernel's own), with the kselftest runner; mm-selftests is an old name.
 kselftest: tree
 	@$(S)/kselftest-build.sh
-mm-selftests: tree
-	@$(S)/mm-selftests-build.sh
-initramfs: deps kselftest mm-selftests
+mm-selftests: kselftest
+initramfs: deps kselftest
 	@$(S)/initramfs.sh
 build: kernel qemu initramfs
 

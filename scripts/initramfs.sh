@@ -1,6 +1,6 @@
 #!/bin/bash
-# Build build/initramfs.cpio: Debian's arm64 busybox-static and stress-ng
-# (with their libraries, from mmdebstrap --variant=extract, cached in
+# Build build/initramfs.cpio: Debian's arm64 busybox-static, bash-static and
+# stress-ng (with their libraries, from mmdebstrap --variant=extract, cached in
 # $CACHE/guest), guest/init, the suites in guest/tests, our programs in
 # guest/src cross-built statically, and anything a later step left in
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
@@ -62,6 +62,15 @@ install -m 755 "$TOP/guest/init" "$stage/init"
 cp -a "$TOP"/guest/tests/. "$stage/lab/tests/"
 cp -a "$bin"/. "$stage/lab/bin/"
 cp -a "$extra"/. "$stage/lab/"
+# The kselftest runner and run_vmtests.sh: bash (from bash-static) and a
+# /usr/bin/timeout that takes the runner's GNU-style options.
+if [ ! -e "$stage/bin/bash" ]; then
+	bs=
+	for f in bin/bash-static usr/bin/bash-static; do [ -e "$stage/$f" ] && bs=/$f && break; done
+	[ -n "$bs" ] || die "bash-static is not in $rootfs (guest/packages lists it)"
+	ln -s "$bs" "$stage/bin/bash"
+fi
+[ -e "$stage/usr/bin/timeout" ] || install -D -m 755 "$TOP/guest/timeout" "$stage/usr/bin/timeout"
 # Packed the kernel's way, by usr/gen_initramfs.sh and usr/gen_init_cpio
 # from the tree (built here for the host): every file owned by root
 # whoever runs this, /dev/console from a list rather than mknod, one

@@ -13,7 +13,7 @@
 set +e
 
 plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
-	qemu-tests kselftest-build mm-selftests-build initramfs \
+	qemu-tests kselftest-build initramfs \
 	guest-max bench-headline guest-haft-off guest-nohaft \
 	guest-bad-override guest-unsafe-override \
 	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
@@ -30,8 +30,8 @@ host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kerne
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
 # The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off.
 host_tap qemu-tests "$TOP/qemu/run-tests.sh"
-host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftest does not build"
-host_step mm-selftests-build "$TOP/scripts/mm-selftests-build.sh"
+# The series' kselftest and the mm subset, with the kernel's runner.
+host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftests do not build"
 host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built"
 
 # Guest suites, on each CPU model / command line the series must handle:

@@ -42,3 +42,76 @@ tap_nested() {
 	rm -f "$_out" "$_out.rc"
 	return "$_rc"
 }
+
+# ksft_nest CMD... : run CMD, a kselftest driver that prints TAP and puts
+# its children's output in it as '# ' lines (kselftest/runner.sh, or
+# mm/run_vmtests.sh), and print CMD's stream with each child's output
+# turned back into a nested stream: the '# ' taken off and four spaces put
+# on. A child's output runs from the runner's '# selftests: DIR: NAME' line
+# to the runner's result for it, or from run_vmtests.sh's '# running CMD'
+# banner to its '# [PASS]' / '# [SKIP]' / '# [FAIL]' line (dropped, so that
+# the result follows the nested stream). A child whose output does not
+# begin as TAP (a plan, a result or 'TAP version') keeps its '# ' lines,
+# not nested. At both levels
+# results get the ' - ' separator, and a line that is neither TAP nor a
+# comment becomes a '# ' line (deeper prefixes stay comments); of a line
+# redrawn with carriage returns only the last part is kept. It works on a
+# plain TAP program as well (no child zones then). Returns 1
+# if any result at either level is 'not ok', or CMD's own plan is missing
+# or does not match its results; otherwise CMD's status if that is neither
+# 0 nor 4; otherwise 4 if all of CMD's results are skips, else 0.
+ksft_nest() {
+	_kn=/tmp/ksft_nest.$$
+	{
+		"$@" 2>&1
+		echo $? >"$_kn.rc"
+	} | awk -v vfile="$_kn.verdict" '
+		function tap(l, ind, lvl,   seg, k) {
+			# progress redrawn with carriage returns: what a terminal
+			# would show, the last non-empty part
+			if (l ~ /\r/) {
+				k = split(l, seg, "\r")
+				while (k > 1 && seg[k] == "") k--
+				l = seg[k]
+			}
+			if (l ~ /^(not )?ok [0-9]+/) {
+				if (l !~ /^(not )?ok [0-9]+ - / && l !~ /^(not )?ok [0-9]+ *$/)
+					sub(/^(not )?ok [0-9]+ /, "&- ", l)
+				if (l ~ /^not ok/) bad++
+				if (lvl == 0) { n++; if (l !~ /# *[Ss][Kk][Ii][Pp]/) real++ }
+			} else if (l ~ /^1\.\.[0-9]+/) {
+				if (lvl == 0) { plans++; plan = substr(l, 4) + 0 }
+			} else if (l !~ /^(#|    |K?TAP version |Bail out!)/)
+				l = "# " l
+			print ind l
+			fflush()
+		}
+		# child: 0 outside a child zone, 2 on the banner line under
+		# "running", 1 inside; nest: 1 when the child began with TAP, 0
+		# when not (its lines then stay comments), -1 undecided.
+		BEGIN { child = 0 }
+		child && /^# \[(PASS|SKIP|FAIL)\]$/ { child = 0; if (nest == 1) next }
+		child && /^(not )?ok [0-9]+ / { child = 0 }
+		child == 2 { child = 1; tap($0, "", 0); next }
+		child && /^#( |$)/ {
+			c = substr($0, 3)
+			if (c == "") next
+			if (nest < 0) nest = (c ~ /^(K?TAP version |1\.\.[0-9]|(not )?ok [0-9])/)
+			if (nest) tap(c, "    ", 1); else tap($0, "", 0)
+			next
+		}
+		/^# selftests: / { tap($0, "", 0); child = 1; nest = -1; next }
+		/^# running / { tap($0, "", 0); child = 2; nest = -1; next }
+		{ tap($0, "", 0) }
+		END {
+			v = 0
+			if (bad || plans != 1 || plan != n) v = 1
+			else if (n > 0 && real == 0) v = 4
+			print v > vfile
+		}'
+	_rc=$(cat "$_kn.rc" 2>/dev/null || echo 255)
+	_v=$(cat "$_kn.verdict" 2>/dev/null || echo 1)
+	rm -f "$_kn.rc" "$_kn.verdict"
+	if [ "$_v" = 1 ]; then return 1; fi
+	case $_rc in 0 | 4) return "$_v" ;; *) return "$_rc" ;; esac
+}
