@@ -65,7 +65,7 @@ host_tap mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
 # starved for 26 s: an emulation-speed artefact, not a lockup).
 if host_step kernel-build-debug "$TOP/scripts/kernel-build.sh" debug; then
 	guest guest-debug-max -k debug -c max -r boot,haft,lru-nonleaf,soak -t 1800 \
-		-a "lab.lru_args=-s,256 lab.soak_seconds=60 lab.soak_vm_bytes=8M lab.soak_mremap_bytes=8M lab.soak_min_ops=0 rcupdate.rcu_cpu_stall_timeout=120"
+		-a "lab.lru_args=-s,256 lab.soak_seconds=60 rcupdate.rcu_cpu_stall_timeout=120"
 fi
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
