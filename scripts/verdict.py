@@ -66,6 +66,12 @@ class Tally:
         self.failed += 1
         self.problems.append((what, where))
 
+    def note(self, what, where):
+        """Shown with the failures, not counted: what else went wrong in
+        an item that already failed."""
+        self.problems.append((what + " (noted; already counted as failed)",
+                              where))
+
     def add(self, other):
         self.passed += other.passed
         self.failed += other.failed
@@ -238,6 +244,8 @@ def judge_host(name, path, status, tap):
     if status != 0 and t.failed == 0:
         t.problem(f"{name}: exited with status {status} after results that "
                   "all passed", last)
+    elif status != 0:
+        t.note(f"{name}: exited with status {status}", last)
     return record(name, path, t, ktap, lines)
 
 
@@ -301,6 +309,8 @@ def judge_guest(name, path, suites):
         elif status != 0 and st.failed == 0:
             st.problem(f"{name}: suite {s} exited with status {status} after "
                        "results that all passed", end)
+        elif status != 0:
+            st.note(f"{name}: suite {s} exited with status {status}", end)
         t.add(st)
         ktap.append(f"{'ok' if st.failed == 0 else 'not ok'} {n} - {s}")
     for s in sorted(set(names) - set(suites)):
