@@ -223,13 +223,28 @@ def read_lines(path):
         return None
 
 
+def exit_status(t, what, status, where):
+    """A non-zero exit fails an item whose results all passed; where they
+    did not, it is shown with them."""
+    if status != 0 and t.failed == 0:
+        t.problem(f"{what} exited with status {status} after results that "
+                  "all passed", where)
+    elif status != 0:
+        t.note(f"{what} exited with status {status}", where)
+
+
+def missing(name, path):
+    """The verdict on an item whose output or log is not there."""
+    t = Tally()
+    t.problem(f"{name}: {path} is missing", 0)
+    return record(name, path, t, [], [])
+
+
 def judge_host(name, path, status, tap):
     lines = read_lines(path)
-    t, ktap = Tally(), []
     if lines is None:
-        lines = []
-        t.problem(f"{name}: its output {path} is missing", 0)
-        return record(name, path, t, ktap, lines)
+        return missing(name, path)
+    t, ktap = Tally(), []
     last = max(0, len(lines) - 1)
     if not tap:
         if status == 0:
@@ -241,21 +256,15 @@ def judge_host(name, path, status, tap):
         ktap.insert(0, "1..1")
         return record(name, path, t, ktap, lines)
     t = judge_stream(list(enumerate(lines)), name, ktap)
-    if status != 0 and t.failed == 0:
-        t.problem(f"{name}: exited with status {status} after results that "
-                  "all passed", last)
-    elif status != 0:
-        t.note(f"{name}: exited with status {status}", last)
+    exit_status(t, f"{name}:", status, last)
     return record(name, path, t, ktap, lines)
 
 
 def judge_guest(name, path, suites):
     lines = read_lines(path)
-    t, ktap = Tally(), []
     if lines is None:
-        lines = []
-        t.problem(f"{name}: console log {path} is missing", 0)
-        return record(name, path, t, ktap, lines)
+        return missing(name, path)
+    t, ktap = Tally(), []
     last = max(0, len(lines) - 1)
     seen = []  # (suite, start index, end index or None, exit status)
     current = None
@@ -306,11 +315,8 @@ def judge_guest(name, path, suites):
         if end is None:
             st.problem(f"{name}: suite {s} never finished (no 'LAB: suite "
                        f"{s} exit N')", start + len(body))
-        elif status != 0 and st.failed == 0:
-            st.problem(f"{name}: suite {s} exited with status {status} after "
-                       "results that all passed", end)
-        elif status != 0:
-            st.note(f"{name}: suite {s} exited with status {status}", end)
+        else:
+            exit_status(st, f"{name}: suite {s}", status, end)
         t.add(st)
         ktap.append(f"{'ok' if st.failed == 0 else 'not ok'} {n} - {s}")
     for s in sorted(set(names) - set(suites)):
