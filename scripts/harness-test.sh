@@ -68,6 +68,8 @@ for clean in "$data"/*.log; do
 
 	awk -v f="$first" '$0 == "LAB: suite " f { skip = 1 } !skip { print } $0 == "LAB: suite " f " exit 0" { skip = 0 }' "$clean" >"$m"
 	expect fail "$base: a suite asked for is missing from the log" "suite $first was asked for and never ran" judge "$m" "$suites"
+	expect fail "$base: the console log is missing" 'is missing' \
+		python3 "$TOP/scripts/verdict.py" guest boot "$work/res/none.log" --suites "$suites"
 	expect fail "$base: a suite asked for that no boot ran" 'suite nosuch was asked for and never ran' judge "$clean" "$suites,nosuch"
 	expect fail "$base: a suite ran that was not asked for" "suite $first ran but was not asked for" judge "$clean" "${suites#"$first",}"
 

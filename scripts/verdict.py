@@ -198,6 +198,7 @@ def show(log_lines, where, context=4):
 
 def record(name, path, t, ktap, log_lines):
     d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
     for what, where in t.problems:
         print(f"--- {name}: {what} (line {where + 1} of {path}):")
         show(log_lines, where)
