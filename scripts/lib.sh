@@ -9,7 +9,7 @@ CACHE=${CACHE:-/var/cache/haftlab}
 CROSS=${CROSS:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
 
-QEMU_DIR=$CACHE/qemu
+QEMU_DIR=${QEMU_DIR:-$CACHE/qemu}
 QEMU=${QEMU:-$QEMU_DIR/build/qemu-system-aarch64}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
