@@ -40,15 +40,25 @@ case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
 # kernel rejects 0 and 1, and values above what the CPU has.
 caps=0x0003
 case "$cpu" in cortex-a53* | cortex-a57* | cortex-a72* | cortex-a35*) caps=0x0001 ;; esac
+# The kernel's config: the build directory's .config for the lab's own
+# kernels, the file Debian ships next to the image for -K (config-VERSION
+# beside boot/vmlinuz-VERSION, or config beside usr/lib/modules/V/vmlinuz).
+kdir=$(dirname "$kernel") kbase=$(basename "$kernel")
+kconfig=
+for f in "$kdir/../../../.config" "$kdir/config-${kbase#vmlinuz-}" "$kdir/config"; do
+	[ -f "$f" ] && { kconfig=$f; break; }
+done
+[ -n "$kconfig" ] || warn "no kernel config found next to $kernel: expecting no FEAT_HAFT"
+release=$(sed -n 's|^# Linux/arm64 \([0-9]*\.[0-9]*\)[^ ]* Kernel Configuration$|\1|p' "${kconfig:-/dev/null}" | head -1)
 haft=0
-if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$(dirname "$kernel")/../../../.config" &&
+if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
 	grep -qs '"haft"' "$QEMU_DIR/src/target/arm/cpu64.c" &&
 	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* ]] &&
 	[[ " $append " != *" arm64.nohaft "* && " $append " != *" id_aa64mmfr1.hafdbs="?(0x)2" "* ]]; then
 	haft=1 caps=0x0007
 fi
 
-cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.cpu=${cpu//,/+} $append"
+cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
 Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "${MEM:-3G}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
 

@@ -73,3 +73,52 @@ tap_result() {
 }
 tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP"; }
 tap_plan() { echo "1..$TAP_N"; }
+
+# Debian's newer suites (sid, trixie-backports, trixie-security) through a
+# private apt state in $CACHE/newer-apt, so that the host's own sources,
+# lists and pins stay as they are. Used to fetch Debian's current arm64
+# kernel (scripts/stock-kernel.sh current) and the newest 6.12.y source
+# (scripts/kernel-tree.sh with BASE=newest). Architecture-independent
+# packages are listed in the arm64 indexes too.
+NEWER_APT=$CACHE/newer-apt
+NEWER_MIRROR=${NEWER_MIRROR:-http://deb.debian.org}
+newer_apt() {
+	local tool=$1
+	shift
+	"$tool" -o Dir::State="$NEWER_APT/state" -o Dir::Cache="$NEWER_APT/cache" \
+		-o Dir::Etc::SourceList="$NEWER_APT/sources.list" \
+		-o Dir::Etc::SourceParts=/nonexistent -o Dir::Etc::Preferences=/nonexistent \
+		-o Dir::Etc::PreferencesParts=/nonexistent \
+		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o APT::Sandbox::User=root "$@"
+}
+# newer_apt_update: refresh the private lists when they are missing or
+# older than six hours (a mirror in the middle of a sync fails the update:
+# tried three times).
+newer_apt_update() {
+	local kr=/usr/share/keyrings/debian-archive-keyring.gpg try
+	mkdir -p "$NEWER_APT/state/lists/partial" "$NEWER_APT/cache/archives/partial"
+	cat >"$NEWER_APT/sources.list.new" <<-LIST
+		deb [signed-by=$kr] $NEWER_MIRROR/debian sid main
+		deb [signed-by=$kr] $NEWER_MIRROR/debian trixie-backports main
+		deb [signed-by=$kr] $NEWER_MIRROR/debian-security trixie-security main
+	LIST
+	exec 7>"$NEWER_APT/.lock"
+	flock 7
+	if ! cmp -s "$NEWER_APT/sources.list.new" "$NEWER_APT/sources.list" ||
+		[ -z "$(find "$NEWER_APT/updated" -mmin -360 2>/dev/null)" ]; then
+		mv "$NEWER_APT/sources.list.new" "$NEWER_APT/sources.list"
+		say "newer Debian suites: apt-get update (sid, trixie-backports, trixie-security; private state in $NEWER_APT)"
+		for try in 1 2 3; do
+			if newer_apt apt-get update -q >"$NEWER_APT/update.log" 2>&1 &&
+				! grep -q '^[EW]: Failed to fetch' "$NEWER_APT/update.log"; then
+				touch "$NEWER_APT/updated"
+				break
+			fi
+			[ $try = 3 ] && { tail -5 "$NEWER_APT/update.log" >&2; flock -u 7; die "apt-get update of Debian's newer suites failed three times"; }
+			sleep 10
+		done
+	fi
+	rm -f "$NEWER_APT/sources.list.new"
+	flock -u 7
+}

@@ -1,38 +1,77 @@
 #!/bin/bash
-# Fetch (once) Debian's own arm64 6.12 kernel from bookworm-security and
-# print the path of its vmlinuz, for checking that the patched QEMU still
-# boots an unmodified distribution kernel:
-#   bash scripts/boot.sh -K "$(bash scripts/stock-kernel.sh)" -c max -r boot -n stock-max
-# The package is the arm64 twin of the newest linux-image-6.12.*+deb12-amd64
-# the host's apt knows (the host has no arm64 architecture configured);
-# PKG=linux-image-6.12.N+deb12-arm64 picks another. Cached in
-# $CACHE/stock-kernel/PKG. mmdebstrap uses the host's apt sources, which
-# must include bookworm-security.
+# Fetch (once) one of Debian's own arm64 kernels and print the path of its
+# image, for booting a kernel nobody here built on the lab's QEMU:
+#   stock-kernel.sh          Debian 12's 6.12 (bookworm-security), no series:
+#                            the patched QEMU still boots a distribution kernel
+#   stock-kernel.sh current  the newest linux-image-*-arm64 Debian ships
+#                            (sid or trixie-backports): mainline with its own
+#                            FEAT_HAFT support, and LRU_GEN_STATS off
+# The kernel's config is extracted next to its image (config-VERSION for
+# 6.12, config for current), where scripts/boot.sh reads what the kernel
+# was built with. PKG=... picks another package (linux-image-6.12.N+deb12-arm64
+# for the first, linux-binary-VERSION-arm64 for current). Cached in
+# $CACHE/stock-kernel/PKG.
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap apt-cache
+
+kind=${1:-6.12}
+case "$kind" in 6.12 | current) ;; *) die "usage: stock-kernel.sh [6.12|current]" ;; esac
 
 pkg=${PKG:-}
-if [ -z "$pkg" ]; then
-	amd=$(apt-cache depends linux-image-6.12-amd64 2>/dev/null |
-		sed -n 's/^ *Depends: \(linux-image-6\.12\.[^ ]*-amd64\)$/\1/p' | head -1)
-	[ -n "$amd" ] || die "apt-cache knows no linux-image-6.12-amd64: is bookworm-security in the host's sources? (apt-get update)"
-	pkg=${amd%-amd64}-arm64
+if [ "$kind" = 6.12 ]; then
+	need mmdebstrap apt-cache
+	if [ -z "$pkg" ]; then
+		amd=$(apt-cache depends linux-image-6.12-amd64 2>/dev/null |
+			sed -n 's/^ *Depends: \(linux-image-6\.12\.[^ ]*-amd64\)$/\1/p' | head -1)
+		[ -n "$amd" ] || die "apt-cache knows no linux-image-6.12-amd64: is bookworm-security in the host's sources? (apt-get update)"
+		pkg=${amd%-amd64}-arm64
+	fi
+else
+	need apt-get apt-cache dpkg-deb
+	newer_apt_update
+	if [ -z "$pkg" ]; then
+		# linux-binary-7.3.4+deb13-arm64: the generic flavour (not cloud,
+		# rt or unsigned), newest upstream version first.
+		pkg=$(newer_apt apt-cache pkgnames linux-binary- |
+			grep -E '^linux-binary-[0-9][0-9.]*\+deb[0-9]+-arm64$' |
+			sed 's/^linux-binary-//' | sort -V | tail -1)
+		[ -n "$pkg" ] || die "no linux-binary-*-arm64 in sid or trixie-backports (see $NEWER_APT/update.log)"
+		pkg=linux-binary-$pkg
+	fi
 fi
+
 dir=$CACHE/stock-kernel/$pkg
 # Shared by every clone: one extraction at a time, renamed into place.
 mkdir -p "$CACHE/stock-kernel"
 exec 8>"$CACHE/stock-kernel/.lock"
 flock 8
 if [ ! -f "$dir/.done" ]; then
-	say "stock kernel: extracting Debian's $pkg (arm64)"
 	rm -rf "$dir" "$dir.tmp"
-	run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$pkg" bookworm "$dir.tmp" ||
-		die "could not fetch $pkg"
+	if [ "$kind" = 6.12 ]; then
+		say "stock kernel: extracting Debian's $pkg (arm64)"
+		run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap --variant=extract \
+			--arch=arm64 --include="$pkg" bookworm "$dir.tmp" ||
+			die "could not fetch $pkg"
+	else
+		# The image is in linux-binary-V, its config in linux-base-V.
+		base=linux-base-${pkg#linux-binary-}
+		ver=$(newer_apt apt-cache show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
+		say "stock kernel: fetching Debian's $pkg $ver and $base (arm64)"
+		mkdir -p "$dir.tmp/dl"
+		(cd "$dir.tmp/dl" && run_logged "$CACHE/stock-kernel/$pkg.log" \
+			newer_apt apt-get download -q "$pkg" "$base") ||
+			die "could not fetch $pkg and $base"
+		for deb in "$dir.tmp"/dl/*.deb; do
+			dpkg-deb -x "$deb" "$dir.tmp" || die "could not unpack $deb"
+		done
+		rm -rf "$dir.tmp/dl" "$dir.tmp"/usr/lib/modules/*/dtb
+		echo "$ver" >"$dir.tmp/.version"
+	fi
 	touch "$dir.tmp/.done"
 	mv "$dir.tmp" "$dir"
 fi
 flock -u 8
-set -- "$dir"/boot/vmlinuz-*
-[ -f "$1" ] || die "$pkg has no /boot/vmlinuz-* in $dir"
-printf '%s\n' "$1"
+set -- "$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz
+for img; do
+	[ -f "$img" ] && { printf '%s\n' "$img"; exit 0; }
+done
+die "$pkg has no boot/vmlinuz-* or usr/lib/modules/*/vmlinuz in $dir"
