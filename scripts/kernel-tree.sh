@@ -6,22 +6,56 @@
 . "$(dirname "$0")/lib.sh"
 need git tar xz dpkg-query
 
-tarball=/usr/src/linux-source-6.12.tar.xz
-[ -f "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"
-found=$(dpkg-query -W -f '${Version}' linux-source-6.12)
-tested=$(cat "$TOP/patches/TESTED_BASE")
+if [ "${BASE:-}" = newest ]; then
+	# The newest linux-source-6.12 that Debian ships (trixie-security,
+	# usually ahead of bookworm's), fetched once into $CACHE/linux-source.
+	# Run with BUILD=build/newest so that this tree and its kernel sit
+	# beside the lab's own (same relative paths: ccache hits).
+	need apt-get apt-cache dpkg-deb
+	newer_apt_update
+	found=$(newer_apt apt-cache show linux-source-6.12 | sed -n 's/^Version: //p' | sort -V | tail -1)
+	[ -n "$found" ] || die "Debian's newer suites list no linux-source-6.12 (see $NEWER_APT/update.log)"
+	src=$CACHE/linux-source/$found
+	mkdir -p "$CACHE/linux-source"
+	exec 8>"$CACHE/linux-source/.lock"
+	flock 8
+	if [ ! -f "$src/.done" ]; then
+		say "kernel: fetching Debian's linux-source-6.12 $found"
+		rm -rf "$src" "$src.tmp"
+		mkdir -p "$src.tmp"
+		(cd "$src.tmp" && run_logged "$src.tmp/download.log" \
+			newer_apt apt-get download -q "linux-source-6.12=$found") ||
+			die "could not fetch linux-source-6.12 $found"
+		dpkg-deb --fsys-tarfile "$src.tmp"/linux-source-6.12_*.deb |
+			tar -C "$src.tmp" -x ./usr/src/linux-source-6.12.tar.xz ||
+			die "linux-source-6.12 $found has no usr/src/linux-source-6.12.tar.xz"
+		mv "$src.tmp/usr/src/linux-source-6.12.tar.xz" "$src.tmp/"
+		rm -rf "$src.tmp/usr" "$src.tmp"/*.deb
+		touch "$src.tmp/.done"
+		mv "$src.tmp" "$src"
+	fi
+	flock -u 8
+	tarball=$src/linux-source-6.12.tar.xz
+else
+	tarball=/usr/src/linux-source-6.12.tar.xz
+	[ -f "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"
+	found=$(dpkg-query -W -f '${Version}' linux-source-6.12)
+fi
+# patches/TESTED_BASE: one Debian version per line, each a tree the series
+# was last built and tested on.
+tested=$(grep -v '^#' "$TOP/patches/TESTED_BASE" | paste -sd' ')
 tree=$BUILD/linux
 stamp=$BUILD/linux.applied
 G() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
 
 if [ -d "$tree/.git" ] && [ "$(cat "$BUILD/linux.base" 2>/dev/null)" != "$found" ]; then
-	say "kernel: linux-source-6.12 is now $found; re-creating build/linux"
+	say "kernel: linux-source-6.12 is now $found; re-creating $tree"
 	[ -z "$(G status --porcelain | head -1)" ] ||
 		die "build/linux has uncommitted edits; commit and export them ('make patches') or remove build/linux"
 	rm -rf "$tree" "$stamp"
 fi
 if [ ! -d "$tree/.git" ]; then
-	say "kernel: extracting $tarball (Debian $found) into build/linux"
+	say "kernel: extracting $tarball (Debian $found) into $tree"
 	rm -rf "$tree" "$stamp"
 	mkdir -p "$tree"
 	tar -C "$tree" --strip-components=1 -xf "$tarball"
@@ -35,7 +69,8 @@ fi
 
 mapfile -t patches < <(series_files "$TOP/patches")
 want=$(hash_of "$TOP/patches/series" "${patches[@]}")
-read -r have head <"$stamp" 2>/dev/null || true
+have= head=
+[ ! -f "$stamp" ] || read -r have head <"$stamp" || true
 if [ "${have:-}" != "$want" ]; then
 	if [ -n "${head:-}" ] && [ "$(G rev-parse HEAD)" != "$head" ]; then
 		die "build/linux has commits that are not in patches/; run 'make patches' to export them, or 'make reset-tree' to drop them"
@@ -55,5 +90,6 @@ if [ "${have:-}" != "$want" ]; then
 	done
 	echo "$want $(G rev-parse HEAD)" >"$stamp"
 fi
-[ "$found" = "$tested" ] || warn "linux-source-6.12 is $found; the series was last tested on $tested"
-say "kernel: build/linux is base + ${#patches[@]} patch(es)"
+grep -qxF "$found" "$TOP/patches/TESTED_BASE" ||
+	warn "linux-source-6.12 is $found; the series was last tested on $tested"
+say "kernel: $tree is base + ${#patches[@]} patch(es)"

@@ -18,7 +18,9 @@ plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
 	guest-bad-override guest-unsafe-override \
 	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
 	guest-soak-max guest-soak-max-haft-off \
-	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max
+	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max \
+	stock-current-fetch stock-current-max stock-current-haft-off \
+	tree-newest kernel-build-newest-nostats guest-newest-nostats-max
 
 # The judge itself first: each crafted failure must be caught (seconds).
 host_tap harness-test "$TOP/scripts/harness-test.sh" || stop "the harness does not judge failures as failures"
@@ -70,6 +72,25 @@ fi
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
 	guest stock-max -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" -c max -r boot -t 300
+fi
+# Debian's current arm64 kernel (sid or trixie-backports; mainline with
+# its own FEAT_HAFT support, LRU_GEN_STATS off, 52-bit VA with 5 levels):
+# the kselftest must pass, or skip its non-leaf cases, on a kernel nobody
+# here wrote, and mainline's FEAT_HAFT code cross-checks the emulator.
+if host_step stock-current-fetch "$TOP/scripts/stock-kernel.sh" current; then
+	img=$("$TOP/scripts/stock-kernel.sh" current 2>/dev/null)
+	guest stock-current-max -K "$img" -c max -r boot,haft,lru-nonleaf -t 900
+	guest stock-current-haft-off -K "$img" -c max,haft=off -r boot,haft,lru-nonleaf -t 900
+fi
+# The series on the newest linux-source-6.12 Debian ships (trixie-security;
+# a second tree in build/newest) with a distribution's LRU_GEN_STATS=n
+# (configs/nostats.config): it applies, builds, and the kselftest passes
+# reading cumulative walk counters. One build for both, as each is a full
+# rebuild (a new 6.12.y changes version.h, which most files include).
+if host_step tree-newest env BASE=newest BUILD="$BUILD/newest" "$TOP/scripts/kernel-tree.sh" &&
+	host_step kernel-build-newest-nostats env BUILD="$BUILD/newest" "$TOP/scripts/kernel-build.sh" nostats; then
+	guest guest-newest-nostats-max -K "$BUILD/newest/kernel-nostats/arch/arm64/boot/Image" \
+		-c max -r boot,haft,lru-nonleaf,hotplug -t 900
 fi
 
 summary
