@@ -18,7 +18,9 @@ plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
 	guest-bad-override guest-unsafe-override \
 	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
 	guest-soak-max guest-soak-max-haft-off \
-	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max
+	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max \
+	guest-memcgs guest-numa-small0 guest-numa-small1 guest-lowmem \
+	kernel-build-nostats guest-nostats
 
 # The judge itself first: each crafted failure must be caught (seconds).
 host_tap harness-test "$TOP/scripts/harness-test.sh" || stop "the harness does not judge failures as failures"
@@ -70,6 +72,18 @@ fi
 # Debian's own 6.12 kernel (no series) still boots on the patched QEMU.
 if host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh"; then
 	guest stock-max -K "$("$TOP/scripts/stock-kernel.sh" 2>/dev/null)" -c max -r boot -t 300
+fi
+
+# The kselftest away from the lab's defaults: 500 memcgs before it starts
+# (lru_gen_full over 1 MB), two NUMA nodes with node 0 or node 1 small,
+# too little memory for its 1 GiB set (it must skip, saying why), and a
+# kernel without LRU_GEN_STATS, as distributions build it.
+guest guest-memcgs -c max -r lru-nonleaf -t 600 -a "lab.memcgs=500 lab.lru_args=-s,256"
+NUMA=256,2816 guest guest-numa-small0 -c max -r lru-nonleaf -t 900
+NUMA=2816,256 guest guest-numa-small1 -c max -r lru-nonleaf -t 900
+MEM=768M guest guest-lowmem -c max -r lru-nonleaf -t 300 -a lab.lru_expect=skip
+if host_step kernel-build-nostats "$TOP/scripts/kernel-build.sh" nostats; then
+	guest guest-nostats -k nostats -c max -r boot,haft,lru-nonleaf -t 900
 fi
 
 summary
