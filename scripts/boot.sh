@@ -59,7 +59,15 @@ if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
 fi
 
 cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
-Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "${MEM:-3G}" -nic none
+# NUMA=SIZE0,SIZE1 (MiB) instead of MEM: two nodes, one CPU each.
+mem=${MEM:-3G} numa=()
+if [ -n "${NUMA:-}" ]; then
+	IFS=, read -r n0 n1 <<<"$NUMA"
+	mem=$((n0 + n1))M
+	numa=(-object "memory-backend-ram,id=m0,size=${n0}M" -numa "node,nodeid=0,cpus=0,memdev=m0"
+		-object "memory-backend-ram,id=m1,size=${n1}M" -numa "node,nodeid=1,cpus=1,memdev=m1")
+fi
+Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
 
 if [ $interactive = 1 ]; then

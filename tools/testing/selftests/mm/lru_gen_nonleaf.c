@@ -38,9 +38,15 @@
  *    mprotect() round trip), so every touch is seen by a table walk. Every
  *    warm walk still verifies that the whole set was found young.
  *
- * The per-walk counters come from the tyfa line of lru_gen_full
- * (CONFIG_LRU_GEN_STATS): leaf entries visited, leaf entries young, PTE
- * tables found in the Bloom filter, PTE tables added to it.
+ * The per-walk counters come from lru_gen_full: leaf entries visited, leaf
+ * entries young, PTE tables found in the Bloom filter, PTE tables added to
+ * it. With CONFIG_LRU_GEN_STATS the line under a generation holds the walk
+ * that aged from it; without, as distributions build the kernel, one line
+ * holds the sums over all walks, and a walk's figures are the difference
+ * of the reads before and after it.
+ *
+ * The test runs on one NUMA node, the one with the most free memory (see
+ * choose_node()), and skips when that is too little for the set.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,8 +61,11 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <linux/magic.h>
+#include <linux/mempolicy.h>
+#include <linux/limits.h>
 
 #include "../kselftest.h"
 #include "vm_util.h"
@@ -65,6 +74,7 @@
 #define LRU_GEN_PATH	"/sys/kernel/debug/lru_gen"
 #define LRU_GEN_FULL	"/sys/kernel/debug/lru_gen_full"
 #define THP_PATH	"/sys/kernel/mm/transparent_hugepage/enabled"
+#define ZONEINFO	"/proc/zoneinfo"
 #define CGROUP_ROOT	"/sys/fs/cgroup"
 
 #define CAP_CORE	0x0001
@@ -90,6 +100,14 @@
 #define SLACK		64
 #define MAX_ROUNDS	16
 #define THP_COUNT	4
+/* CONFIG_NODES_SHIFT is at most 10 */
+#define MAX_NODES	1024
+/*
+ * Free memory required on the node besides the working set and its page
+ * tables: this process's other pages and whatever the rest of the system
+ * allocates there during the test.
+ */
+#define HEADROOM_MIB	32
 
 struct walk {
 	unsigned long total;	/* leaf entries visited */
@@ -99,13 +117,35 @@ struct walk {
 	double ms;
 };
 
+/* What the walk counter line of lru_gen_full holds */
+enum walk_counters {
+	NO_COUNTERS,
+	LAST_WALK,	/* "tyfa": the walk that aged from max_seq - 1 */
+	ALL_WALKS,	/* "TYFA": the sums over all walks of the lruvec */
+};
+
 struct gens {
 	unsigned long max_seq;
 	unsigned long min_seq;			/* of anonymous memory */
 	unsigned long anon[NR_GENS];		/* indexed by max_seq - seq */
 	unsigned long file[NR_GENS];
-	bool have_walk;
-	struct walk last;			/* the walk that made max_seq */
+	enum walk_counters counters;
+	unsigned long walk[4];			/* total, young, found, added */
+};
+
+/*
+ * lru_gen, lru_gen_full and zoneinfo are read a line at a time through one
+ * fixed buffer: lru_gen_full takes about 2 KB per memcg and node, which
+ * is megabytes on a host with thousands of cgroups, and a buffer that
+ * grew with it would be charged to the test's memcg. A line holds at most
+ * a cgroup path (PATH_MAX) and a few numbers, so one that does not fit
+ * the buffer is reported as an error.
+ */
+struct lines {
+	int fd;
+	int err;
+	size_t start, end;
+	char buf[2 * PATH_MAX];
 };
 
 /* Options */
@@ -123,7 +163,10 @@ static bool nonleaf_ok;
 static char cg_dir[256], cg_procs[300], cg_home[600];
 static char caps_saved[32];
 static bool caps_changed, subtree_changed;
-static char rbuf[1 << 17];
+static int node;				/* the node tested */
+static bool numa;			/* mbind() is available */
+static unsigned long node_mask[MAX_NODES / (8 * sizeof(long))];
+static struct lines lines;
 static char why[512];
 
 /* Results carried from one case to the next */
@@ -193,6 +236,62 @@ static int read_file(const char *path, char *buf, size_t size)
 	return n < 0 ? -1 : 0;
 }
 
+static int lines_open(struct lines *l, const char *path)
+{
+	l->fd = open(path, O_RDONLY);
+	l->err = l->fd < 0 ? errno : 0;
+	l->start = 0;
+	l->end = 0;
+	return l->fd < 0 ? -1 : 0;
+}
+
+/* The next line, without its newline; NULL at the end or on an error. */
+static char *next_line(struct lines *l)
+{
+	char *line, *nl;
+	ssize_t n;
+
+	for (;;) {
+		line = l->buf + l->start;
+		nl = memchr(line, '\n', l->end - l->start);
+		if (nl) {
+			*nl = '\0';
+			l->start = nl + 1 - l->buf;
+			return line;
+		}
+		memmove(l->buf, line, l->end - l->start);
+		l->end -= l->start;
+		l->start = 0;
+		if (l->end == sizeof(l->buf) - 1) {
+			l->err = EOVERFLOW;
+			return NULL;
+		}
+		n = read(l->fd, l->buf + l->end, sizeof(l->buf) - 1 - l->end);
+		if (n < 0) {
+			l->err = errno;
+			return NULL;
+		}
+		if (!n)
+			break;
+		l->end += n;
+	}
+	if (!l->end)
+		return NULL;
+	/* The last line has no newline. */
+	l->buf[l->end] = '\0';
+	l->end = 0;
+	return l->buf;
+}
+
+/* Returns 0, or the error that ended the reading early. */
+static int lines_close(struct lines *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	return l->err;
+}
+
 static int write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
@@ -234,6 +333,89 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+static bool node_set(const unsigned long *mask, int nid)
+{
+	return mask[nid / (8 * sizeof(long))] & (1UL << (nid % (8 * sizeof(long))));
+}
+
+/*
+ * The node tested is the one, of those this process may allocate from,
+ * with the most free memory above its zones' high watermarks: node 0 can
+ * be small or have no memory at all. The sets are bound to it with
+ * mbind(), and only its lruvec is aged and read. Without CONFIG_NUMA there
+ * is no /sys/devices/system/node, no mempolicy calls, and one node, 0.
+ *
+ * Any reclaim on that node during the test would age and evict the test's
+ * lruvec too, moving its pages between generations behind its back: free
+ * memory must stay above the high watermark (where kswapd stops) with the
+ * set in place. Free pages are what counts, not MemAvailable: making room
+ * by dropping page cache is reclaim. So the node needs the set, its PTE
+ * tables, HEADROOM_MIB and the watermark (with any boost) free, or the
+ * test skips rather than fail or be OOM-killed.
+ */
+static void choose_node(size_t need)
+{
+	static unsigned long free_pages[MAX_NODES], wmark_pages[MAX_NODES];
+	static unsigned long allowed[MAX_NODES / (8 * sizeof(long))];
+	unsigned long best = 0, v;
+	int cur = -1, nid;
+	char *line, word[16];
+
+	numa = !access("/sys/devices/system/node", F_OK);
+	if (!numa)
+		memset(allowed, 0xff, sizeof(allowed));
+	else if (syscall(__NR_get_mempolicy, NULL, allowed, MAX_NODES + 1, NULL,
+			 MPOL_F_MEMS_ALLOWED))
+		ksft_exit_fail_msg("get_mempolicy: %s\n", strerror(errno));
+	if (lines_open(&lines, ZONEINFO))
+		ksft_exit_fail_msg("cannot open %s: %s\n", ZONEINFO, strerror(lines.err));
+	while ((line = next_line(&lines))) {
+		if (sscanf(line, "Node %d, zone", &nid) == 1) {
+			cur = nid >= 0 && nid < MAX_NODES ? nid : -1;
+			continue;
+		}
+		if (cur < 0)
+			continue;
+		if (sscanf(line, " pages free %lu", &v) == 1)
+			free_pages[cur] += v;
+		else if (sscanf(line, " %15s %lu", word, &v) == 2 &&
+			 (!strcmp(word, "high") || !strcmp(word, "boost")))
+			wmark_pages[cur] += v;
+	}
+	if (lines_close(&lines))
+		ksft_exit_fail_msg("reading %s: %s\n", ZONEINFO, strerror(lines.err));
+
+	node = -1;
+	for (nid = 0; nid < MAX_NODES; nid++) {
+		if (!node_set(allowed, nid) || free_pages[nid] <= wmark_pages[nid])
+			continue;
+		v = (free_pages[nid] - wmark_pages[nid]) * page_size;
+		if (v > best) {
+			best = v;
+			node = nid;
+		}
+	}
+	if (node < 0)
+		ksft_exit_skip("not enough free memory on any node\n");
+	ksft_print_msg("node %d: %lu MiB free above the high watermark, %zu MiB needed%s\n",
+		       node, best >> 20, need >> 20, numa ? "" : " (no NUMA)");
+	if (best < need)
+		ksft_exit_skip("not enough free memory: %lu MiB on node %d, %zu MiB needed\n",
+			       best >> 20, node, need >> 20);
+	node_mask[node / (8 * sizeof(long))] = 1UL << (node % (8 * sizeof(long)));
+}
+
+/* Allocate the pages of [p, p + len) on the node tested. */
+static int bind_to_node(void *p, size_t len)
+{
+	if (numa && syscall(__NR_mbind, p, len, MPOL_BIND, node_mask,
+			    MAX_NODES + 1, 0)) {
+		explain("mbind to node %d: %s", node, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* A number in lru_gen_full, with the letter (or blank) printed after it. */
 static char *number(char *p, unsigned long *val, char *mark)
 {
@@ -249,35 +431,38 @@ static char *number(char *p, unsigned long *val, char *mark)
 }
 
 /*
- * Read the generations of our memcg on node 0 from lru_gen_full: for each
- * sequence number a line "seq age_ms anon file" (a count followed by 'x'
- * when seq is below that type's min_seq), tier lines, and the counters of
- * the walk that aged from seq, marked "tyfa".
+ * Read the generations of our memcg on the node tested from lru_gen_full:
+ * for each sequence number a line "seq age_ms anon file" (a count followed
+ * by 'x' when seq is below that type's min_seq), tier lines, and a line of
+ * page table walk counters. With CONFIG_LRU_GEN_STATS the counters are
+ * kept per generation and reset when one is made: the line under seq,
+ * marked "tyfa", holds the walk that aged from seq, and the one under
+ * max_seq is zeros marked "xxxx". Without it there is one set of counters
+ * that is never reset, printed under max_seq only and marked "TYFA"; the
+ * lines under older generations are zeros marked "xxxx".
  */
 static int read_gens(struct gens *g)
 {
 	struct {
 		unsigned long seq, anon, file, walk[4];
-		bool anon_gone, have_walk;
-	} e[NR_GENS + 1];
+		bool anon_gone;
+		enum walk_counters counters;
+	} e[NR_GENS];
 	bool ours = false, in_node = false;
-	char *line, *next;
+	char *line;
 	int nr = 0;
 
 	memset(g, 0, sizeof(*g));
-	if (read_file(LRU_GEN_FULL, rbuf, sizeof(rbuf))) {
-		explain("cannot read %s: %s", LRU_GEN_FULL, strerror(errno));
+	if (lines_open(&lines, LRU_GEN_FULL)) {
+		explain("cannot open %s: %s", LRU_GEN_FULL, strerror(lines.err));
 		return -1;
 	}
-	for (line = rbuf; line; line = next) {
+	while ((line = next_line(&lines))) {
 		unsigned long v[7];
 		char m[7], *p = line;
 		unsigned int id;
 		int n;
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, "memcg %u", &id) == 1) {
 			if (ours)
 				break;
@@ -289,7 +474,7 @@ static int read_gens(struct gens *g)
 		if (!strncmp(line, " node ", 6)) {
 			if (in_node)
 				break;
-			in_node = atoi(line + 6) == 0;
+			in_node = atoi(line + 6) == node;
 			continue;
 		}
 		if (!in_node)
@@ -304,15 +489,20 @@ static int read_gens(struct gens *g)
 			e[nr].anon = v[2];
 			e[nr].file = v[3];
 			e[nr].anon_gone = m[2] == 'x';
-			e[nr].have_walk = false;
+			e[nr].counters = NO_COUNTERS;
 			nr++;
-		} else if (n == 4 && nr && !memcmp(m, "tyfa", 4)) {
+		} else if (n == 4 && nr && (!memcmp(m, "tyfa", 4) || !memcmp(m, "TYFA", 4))) {
 			memcpy(e[nr - 1].walk, v, sizeof(e[nr - 1].walk));
-			e[nr - 1].have_walk = true;
+			e[nr - 1].counters = m[0] == 't' ? LAST_WALK : ALL_WALKS;
 		}
 	}
+	if (lines_close(&lines)) {
+		explain("reading %s: %s", LRU_GEN_FULL, strerror(lines.err));
+		return -1;
+	}
 	if (!nr) {
-		explain("memcg %u has no generations in %s", memcg_id, LRU_GEN_FULL);
+		explain("memcg %u has no generations on node %d in %s", memcg_id,
+			node, LRU_GEN_FULL);
 		return -1;
 	}
 	g->max_seq = e[nr - 1].seq;
@@ -324,12 +514,10 @@ static int read_gens(struct gens *g)
 			g->min_seq = e[i].seq;
 		g->anon[age] = e[i].anon;
 		g->file[age] = e[i].file;
-		if (age == 1 && e[i].have_walk) {
-			g->last.total = e[i].walk[0];
-			g->last.young = e[i].walk[1];
-			g->last.found = e[i].walk[2];
-			g->last.added = e[i].walk[3];
-			g->have_walk = true;
+		if ((age == 1 && e[i].counters == LAST_WALK) ||
+		    (age == 0 && e[i].counters == ALL_WALKS)) {
+			memcpy(g->walk, e[i].walk, sizeof(g->walk));
+			g->counters = e[i].counters;
 		}
 	}
 	return 0;
@@ -366,7 +554,7 @@ static int make_room(struct gens *g)
 			return -1;
 		}
 	}
-	snprintf(cmd, sizeof(cmd), "- %u 0 %lu %d %lu", memcg_id, last,
+	snprintf(cmd, sizeof(cmd), "- %u %d %lu %d %lu", memcg_id, node, last,
 		 SWAPPINESS, nr_pages);
 	if (lru_gen_cmd(cmd) || read_gens(g))
 		return -1;
@@ -384,7 +572,7 @@ static int make_room(struct gens *g)
  */
 static int age(bool force_scan, struct gens *g, struct walk *w, const char *what)
 {
-	unsigned long seq;
+	unsigned long seq, before[4];
 	char cmd[96];
 	double t0;
 
@@ -393,7 +581,8 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 	if (!force_scan && make_room(g))
 		return -1;
 	seq = g->max_seq;
-	snprintf(cmd, sizeof(cmd), "+ %u 0 %lu %d %d", memcg_id, seq,
+	memcpy(before, g->walk, sizeof(before));
+	snprintf(cmd, sizeof(cmd), "+ %u %d %lu %d %d", memcg_id, node, seq,
 		 SWAPPINESS, force_scan);
 	/* Be scheduled in again, or the walk skips this mm. */
 	usleep(1000);
@@ -403,14 +592,24 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 	w->ms = now_ms() - t0;
 	if (read_gens(g))
 		return -1;
-	if (g->max_seq != seq + 1 || !g->have_walk) {
+	if (g->max_seq != seq + 1) {
 		explain("aging from %lu left max_seq at %lu", seq, g->max_seq);
 		return -1;
 	}
-	w->total = g->last.total;
-	w->young = g->last.young;
-	w->found = g->last.found;
-	w->added = g->last.added;
+	if (g->counters == NO_COUNTERS) {
+		explain("%s has no page table walk counters for memcg %u",
+			LRU_GEN_FULL, memcg_id);
+		return -1;
+	}
+	/* Without CONFIG_LRU_GEN_STATS: the difference of two sums */
+	if (g->counters == ALL_WALKS) {
+		for (int i = 0; i < 4; i++)
+			g->walk[i] -= before[i];
+	}
+	w->total = g->walk[0];
+	w->young = g->walk[1];
+	w->found = g->walk[2];
+	w->added = g->walk[3];
 	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu tables %4lu/%4lu %7.1f ms, gens",
 		       what, seq, seq + 1, w->total, w->young, w->found, w->added,
 		       w->ms);
@@ -745,6 +944,8 @@ static int thp_case(bool on)
 		explain("MADV_HUGEPAGE: %s", strerror(errno));
 		goto out;
 	}
+	if (bind_to_node(thp, len))
+		goto out;
 	touch_all(thp, len);
 	if (!check_huge_anon(thp, THP_COUNT, pmd_span)) {
 		explain("could not get %d huge pages", THP_COUNT);
@@ -822,7 +1023,7 @@ static void prefault(void)
 
 	memset(stack, 0, sizeof(stack));
 	asm volatile("" : : "r" (stack) : "memory");
-	memset(rbuf, 0, sizeof(rbuf));
+	memset(&lines, 0, sizeof(lines));
 }
 
 static void setup_cgroup(void)
@@ -868,24 +1069,26 @@ static void setup_cgroup(void)
 static void find_memcg_id(void)
 {
 	const char *name = cg_dir + strlen(CGROUP_ROOT);
-	char *line, *next;
+	char *line;
 
-	if (read_file(LRU_GEN_PATH, rbuf, sizeof(rbuf)))
-		ksft_exit_fail_msg("cannot read %s\n", LRU_GEN_PATH);
-	for (line = rbuf; line; line = next) {
+	if (lines_open(&lines, LRU_GEN_PATH))
+		ksft_exit_fail_msg("cannot open %s: %s\n", LRU_GEN_PATH,
+				   strerror(lines.err));
+	while ((line = next_line(&lines))) {
 		unsigned int id;
 		char path[300];
 
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
 		if (sscanf(line, "memcg %u %299s", &id, path) == 2 &&
 		    !strcmp(path, name)) {
 			memcg_id = id;
-			return;
+			break;
 		}
 	}
-	ksft_exit_fail_msg("%s does not list %s\n", LRU_GEN_PATH, name);
+	if (lines_close(&lines))
+		ksft_exit_fail_msg("reading %s: %s\n", LRU_GEN_PATH,
+				   strerror(lines.err));
+	if (!memcg_id)
+		ksft_exit_fail_msg("%s does not list %s\n", LRU_GEN_PATH, name);
 }
 
 static void map_set(void)
@@ -894,7 +1097,6 @@ static void map_set(void)
 	struct walk w;
 	char *map;
 
-	set_len = set_mib << 20;
 	map = mmap(NULL, set_len + pmd_span, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
@@ -905,6 +1107,8 @@ static void map_set(void)
 	munmap(set + set_len, map + pmd_span - set);
 	if (madvise(set, set_len, MADV_NOHUGEPAGE))
 		ksft_exit_fail_msg("MADV_NOHUGEPAGE: %s\n", strerror(errno));
+	if (bind_to_node(set, set_len))
+		ksft_exit_fail_msg("%s\n", why);
 	touch_all(set, set_len);
 	if (check_huge_anon(set, 0, pmd_span) == false)
 		ksft_exit_fail_msg("the working set is backed by huge pages\n");
@@ -917,6 +1121,7 @@ int main(int argc, char **argv)
 {
 	double start = now_ms();
 	unsigned int caps;
+	size_t need;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "s:p:f:h")) != -1) {
@@ -943,6 +1148,7 @@ int main(int argc, char **argv)
 		show_options(argv[0]);
 		return KSFT_FAIL;
 	}
+	set_len = set_mib << 20;
 	nr_pages = (set_mib << 20) / page_size;
 	nr_regions = (set_mib << 20) / pmd_span;
 
@@ -960,6 +1166,11 @@ int main(int argc, char **argv)
 	if (!(caps & CAP_CORE))
 		ksft_exit_skip("the multi-gen LRU is disabled (lru_gen/enabled %s)\n",
 			       caps_saved);
+	/* The set and its PTE tables, or the THP case's huge pages after it */
+	need = set_len + set_len / (page_size / 8);
+	if (need < THP_COUNT * pmd_span)
+		need = THP_COUNT * pmd_span;
+	choose_node(need + ((size_t)HEADROOM_MIB << 20));
 
 	atexit(cleanup);
 	signal(SIGINT, on_signal);
