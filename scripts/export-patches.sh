@@ -9,7 +9,8 @@
 need git
 
 tree=$BUILD/linux
-G() { git -C "$tree" "$@"; }
+# The cover letter is signed by the series' author, not by whoever exports.
+G() { git -C "$tree" -c user.name="HAFT Lab" -c user.email=lab@localhost "$@"; }
 [ -d "$tree/.git" ] || die "build/linux missing: run 'make tree'"
 [ -z "$(G status --porcelain --untracked-files=no | head -1)" ] ||
 	die "build/linux has uncommitted edits; commit them first"
