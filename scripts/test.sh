@@ -41,7 +41,7 @@ host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not
 # override values the kernel rejects (0: impossible, 5: above the CPU's);
 # and the test-only CPU model that claims FEAT_HAFT without FEAT_TCR2,
 # which must boot without HAFT (a kernel that believes HAFDBS alone takes
-# an UNDEF writing TCR2_EL1 there).
+# an UNDEF writing TCR2_EL1 there, before the console: earlycon shows it).
 suites=boot,haft,lru-nonleaf,hotplug,badinput
 # On max the aging benchmark also runs, small (256 MiB, one repetition),
 # so that 'make run' and 'make bench' cannot rot unnoticed.
@@ -53,7 +53,8 @@ guest guest-nohaft -c max -a arm64.nohaft -r "$suites" -t 600
 guest guest-hafdbs1 -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300
 guest guest-bad-override -c max -a id_aa64mmfr1.hafdbs=0 -r boot,haft -t 300
 guest guest-unsafe-override -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300
-guest guest-haft-no-tcr2 -c max,x-haft-without-tcr2=on -r boot,haft -t 300
+guest guest-haft-no-tcr2 -c max,x-haft-without-tcr2=on -r boot,haft -t 300 \
+	-a earlycon=pl011,0x9000000
 # The kernel's own mm kselftests (page tables, THP, reclaim) with and
 # without FEAT_HAFT: each must pass, and the verdicts must agree.
 guest mm-selftests-max -c max -r mm-selftests -t 600
