@@ -14,7 +14,7 @@ mkdir -p "$out"
 
 # variant number (haft-test.c VARIANT) and the -cpu options it expects;
 # HAFT_TEST_RUNS="N CPU;..." runs others (qemu/tests/mutants.sh does).
-IFS=';' read -ra variants <<<"${HAFT_TEST_RUNS:-0 max;1 max,haft=off;2 max,tcr2=off}"
+IFS=";" read -ra variants <<<"${HAFT_TEST_RUNS:-0 max;1 max,haft=off;2 max,tcr2=off;3 max,x-haft-without-tcr2=on}"
 
 n=0 failed=0
 tap() { # LINE: pass one result line through, numbered in this run, and count it

@@ -36,8 +36,10 @@ case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
 
 # What lru_gen/enabled must read: 0x0001 without hardware AF, 0x0003 with
 # it, 0x0007 when the kernel, the CPU model and the command line all allow
-# HAFT. Of the id_aa64mmfr1.hafdbs= overrides only 2 turns HAFT off: the
-# kernel rejects 0 and 1, and values above what the CPU has.
+# HAFT. The test-only x-haft-without-tcr2 model claims HAFT without
+# FEAT_TCR2, which the kernel must not use. Of the id_aa64mmfr1.hafdbs=
+# overrides 1 and 2 turn HAFT off: the kernel rejects 0, and values above
+# what the CPU has.
 caps=0x0003
 case "$cpu" in cortex-a53* | cortex-a57* | cortex-a72* | cortex-a35*) caps=0x0001 ;; esac
 # The kernel's config: the build directory's .config for the lab's own
@@ -53,8 +55,9 @@ release=$(sed -n 's|^# Linux/arm64 \([0-9]*\.[0-9]*\)[^ ]* Kernel Configuration$
 haft=0
 if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
 	grep -qs '"haft"' "$QEMU_DIR/src/target/arm/cpu64.c" &&
-	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* ]] &&
-	[[ " $append " != *" arm64.nohaft "* && " $append " != *" id_aa64mmfr1.hafdbs="?(0x)2" "* ]]; then
+	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* &&
+		"$cpu" != *x-haft-without-tcr2=on* ]] &&
+	[[ " $append " != *" arm64.nohaft "* && " $append " != *" id_aa64mmfr1.hafdbs="?(0x)[12]" "* ]]; then
 	haft=1 caps=0x0007
 fi
 

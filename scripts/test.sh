@@ -15,7 +15,7 @@ set +e
 plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
 	qemu-tests kselftest-build initramfs \
 	guest-max bench-headline guest-haft-off guest-nohaft \
-	guest-bad-override guest-unsafe-override \
+	guest-hafdbs1 guest-bad-override guest-unsafe-override guest-haft-no-tcr2 \
 	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
 	guest-memcgs guest-numa-small0 guest-numa-small1 guest-lowmem \
 	guest-soak-max guest-soak-max-haft-off \
@@ -31,7 +31,8 @@ host_tap series-sync "$TOP/scripts/check-sync.sh"
 host_tap checkpatch "$TOP/scripts/checkpatch.sh"
 host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build"
 host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build"
-# The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off.
+# The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off, tcr2=off
+# and the test-only x-haft-without-tcr2=on.
 host_tap qemu-tests "$TOP/qemu/run-tests.sh"
 # The series' kselftest and the mm subset, with the kernel's runner.
 host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftests do not build"
@@ -39,7 +40,11 @@ host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not
 
 # Guest suites, on each CPU model / command line the series must handle:
 # FEAT_HAFT present and used; absent from the CPU model; present but
-# turned off with arm64.nohaft; and an override value the kernel rejects.
+# turned off with arm64.nohaft, or with DBM too by id_aa64mmfr1.hafdbs=1;
+# override values the kernel rejects (0: impossible, 5: above the CPU's);
+# and the test-only CPU model that claims FEAT_HAFT without FEAT_TCR2,
+# which must boot without HAFT (a kernel that believes HAFDBS alone takes
+# an UNDEF writing TCR2_EL1 there, before the console: earlycon shows it).
 suites=boot,haft,lru-nonleaf,hotplug,badinput
 # On max the aging benchmark also runs, small (256 MiB, one repetition),
 # so that 'make run' and 'make bench' cannot rot unnoticed.
@@ -48,8 +53,11 @@ guest guest-max -c max -r "$suites,bench-age" -t 900 \
 host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$RES/guest-max.log"
 guest guest-haft-off -c max,haft=off -r "$suites" -t 600
 guest guest-nohaft -c max -a arm64.nohaft -r "$suites" -t 600
-guest guest-bad-override -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300
+guest guest-hafdbs1 -c max -a id_aa64mmfr1.hafdbs=1 -r boot,haft -t 300
+guest guest-bad-override -c max -a id_aa64mmfr1.hafdbs=0 -r boot,haft -t 300
 guest guest-unsafe-override -c max -a id_aa64mmfr1.hafdbs=5 -r boot,haft -t 300
+guest guest-haft-no-tcr2 -c max,x-haft-without-tcr2=on -r boot,haft -t 300 \
+	-a earlycon=pl011,0x9000000
 # The kernel's own mm kselftests (page tables, THP, reclaim) with and
 # without FEAT_HAFT: each must pass, and the verdicts must agree.
 guest mm-selftests-max -c max -r mm-selftests -t 600

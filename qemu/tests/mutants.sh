@@ -28,8 +28,13 @@ names "$tmp/clean" | sort -u >"$tmp/all"
 
 # Besides the mutants: a test binary run on a CPU model that lacks what
 # it expects, i.e. what a broken haft=off (dropping TCR2 too) or a broken
-# haft=on (not offering HAFT) would look like.
-swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off")
+# haft=on (not offering HAFT) or a broken max (not offering TCR2 either:
+# what the unpatched build shows) would look like; and for the test-only
+# x-haft-without-tcr2 model, what it would look like if the property were
+# ignored (plain max) or also dropped HAFDBS to 2 (as tcr2=off does).
+swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off"
+	"tcr2-missing:0 max,tcr2=off"
+	"x-haft-without-tcr2-ignored:3 max" "x-haft-without-tcr2-loses-hafdbs:3 max,tcr2=off")
 runs=("${mutants[@]}" "${swaps[@]%%:*}")
 [ -x "${UNPATCHED:-}" ] && runs+=(unpatched)
 for m in "${runs[@]}"; do

@@ -12,17 +12,22 @@
  *   0  -cpu max               FEAT_TCR2 and FEAT_HAFT
  *   1  -cpu max,haft=off      FEAT_TCR2 only
  *   2  -cpu max,tcr2=off      neither
+ *   3  -cpu max,x-haft-without-tcr2=on
+ *                             test-only model: HAFDBS says FEAT_HAFT,
+ *                             TCRX says no FEAT_TCR2; behaves as 2
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #ifndef VARIANT
-#error "build with -DVARIANT=0 (max), 1 (max,haft=off) or 2 (max,tcr2=off)"
+#error "build with -DVARIANT=0 (max), 1 (max,haft=off), 2 (max,tcr2=off) or 3 (max,x-haft-without-tcr2=on)"
 #endif
-#define HAVE_TCR2	(VARIANT != 2)
+#define HAVE_TCR2	(VARIANT != 2 && VARIANT != 3)
 #define HAVE_HAFT	(VARIANT == 0)
+/* What ID_AA64MMFR1_EL1.HAFDBS claims; 3 does not make table AF work. */
+#define HAFDBS		(VARIANT == 0 || VARIANT == 3 ? 3 : 2)
 static const char *const variant_name[] = {
-	"max", "max,haft=off", "max,tcr2=off",
+	"max", "max,haft=off", "max,tcr2=off", "max,x-haft-without-tcr2=on",
 };
 
 /* Registers the assembler may not know by name. */
@@ -726,7 +731,7 @@ int main(void)
 		check_eq("started at EL3 (-M virt,secure=on)", 3, el);
 		return nfail;
 	}
-	check_eq("ID_AA64MMFR1_EL1.HAFDBS", HAVE_HAFT ? 3 : 2,
+	check_eq("ID_AA64MMFR1_EL1.HAFDBS", HAFDBS,
 		 read_sysreg(id_aa64mmfr1_el1) & 0xf);
 	check_eq("ID_AA64MMFR3_EL1.TCRX", HAVE_TCR2 ? 1 : 0,
 		 read_sysreg(ID_AA64MMFR3_EL1) & 0xf);
@@ -738,6 +743,14 @@ int main(void)
 		lower(el_read_tcr2_el1, 0, SPSR_EL1H);
 		check_exc("TCR2_EL1 is UNDEFINED at EL1 without FEAT_TCR2",
 			  1, EC_UNKNOWN, 0);
+		if (VARIANT == 3) {
+			lower(el_write_tcr2_el1, TCR2_HAFT, SPSR_EL1H);
+			check_exc("TCR2_EL1 writes are UNDEFINED at EL1 although "
+				  "HAFDBS says FEAT_HAFT", 1, EC_UNKNOWN, 0);
+			lower(el_read_tcr2_el2, 0, SPSR_EL2H);
+			check_exc("TCR2_EL2 is UNDEFINED at EL2 although "
+				  "HAFDBS says FEAT_HAFT", 2, EC_UNKNOWN, 0);
+		}
 	}
 	test_walks();
 	if (HAVE_TCR2)
