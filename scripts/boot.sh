@@ -62,13 +62,23 @@ if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
 fi
 
 cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
-# NUMA=SIZE0,SIZE1 (MiB) instead of MEM: two nodes, one CPU each.
+# NUMA=SIZE0,SIZE1 (MiB) instead of MEM: two nodes, one CPU each; a size
+# of 0 makes that node memory-less (its CPU allocates from the other).
 mem=${MEM:-3G} numa=()
 if [ -n "${NUMA:-}" ]; then
 	IFS=, read -r n0 n1 <<<"$NUMA"
+	[[ "$n0" =~ ^[0-9]+$ && "$n1" =~ ^[0-9]+$ && $((n0 + n1)) -gt 0 ]] ||
+		die "NUMA=SIZE0,SIZE1 takes two sizes in MiB, not '$NUMA'"
 	mem=$((n0 + n1))M
-	numa=(-object "memory-backend-ram,id=m0,size=${n0}M" -numa "node,nodeid=0,cpus=0,memdev=m0"
-		-object "memory-backend-ram,id=m1,size=${n1}M" -numa "node,nodeid=1,cpus=1,memdev=m1")
+	for n in 0 1; do
+		size=$([ $n = 0 ] && echo "$n0" || echo "$n1")
+		if [ "$size" = 0 ]; then
+			numa+=(-numa "node,nodeid=$n,cpus=$n")
+		else
+			numa+=(-object "memory-backend-ram,id=m$n,size=${size}M"
+				-numa "node,nodeid=$n,cpus=$n,memdev=m$n")
+		fi
+	done
 fi
 Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")

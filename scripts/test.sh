@@ -17,7 +17,8 @@ plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
 	guest-max bench-headline guest-haft-off guest-nohaft \
 	guest-hafdbs1 guest-bad-override guest-unsafe-override guest-haft-no-tcr2 \
 	mm-selftests-max mm-selftests-haft-off mm-selftests-compare \
-	guest-memcgs guest-numa-small0 guest-numa-small1 guest-lowmem \
+	guest-memcgs guest-numa-small0 guest-numa-small1 guest-numa-nomem0 \
+	guest-lowmem \
 	guest-soak-max guest-soak-max-haft-off \
 	kernel-build-debug guest-debug-max stock-kernel-fetch stock-max \
 	stock-current-fetch stock-current-max stock-current-haft-off \
@@ -65,12 +66,14 @@ guest mm-selftests-haft-off -c max,haft=off -r mm-selftests -t 600
 host_tap mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
 	"$RES/mm-selftests-max.log" "$RES/mm-selftests-haft-off.log"
 # The kselftest away from the lab's defaults: 500 memcgs before it starts
-# (lru_gen_full over 1 MB), two NUMA nodes with node 0 or node 1 small, and
-# too little memory for its 1 GiB set (it must skip, saying why). Without
-# LRU_GEN_STATS: guest-newest-nostats-max and the stock-current boots below.
+# (lru_gen_full over 1 MB); two NUMA nodes with node 0 or node 1 small, or
+# node 0 without memory; too little memory for its 1 GiB set (it must
+# skip, saying why). Without LRU_GEN_STATS: guest-newest-nostats-max and
+# the stock-current boots below.
 guest guest-memcgs -c max -r lru-nonleaf -t 600 -a "lab.memcgs=500 lab.lru_args=-s,256"
 NUMA=256,2816 guest guest-numa-small0 -c max -r lru-nonleaf -t 900
 NUMA=2816,256 guest guest-numa-small1 -c max -r lru-nonleaf -t 900
+NUMA=0,3072 guest guest-numa-nomem0 -c max -r lru-nonleaf -t 900
 MEM=768M guest guest-lowmem -c max -r lru-nonleaf -t 300 -a lab.lru_expect=skip
 # Short soak on both CPU models ('make soak DURATION=3600' is the long
 # one); its boots are guest-soak-max and guest-soak-max-haft-off.
