@@ -5,14 +5,18 @@
 #     LRU_GEN=n, and 52-bit VA/LPA2 (5 levels); the last one is also booted;
 #  2. W=1: the C files the series modifies have no more W=1 warnings than
 #     on the base;
-#  3. bisect: every prefix of the series builds with the default fragment.
+#  3. bisect: every prefix of the series builds with the default fragment;
+#  4. lie: the safety nets catch a kernel that uses table Access flags
+#     without FEAT_HAFT (arch_has_hw_nonleaf_pmd_young() made always true,
+#     DEBUG_VM on, booted on max,haft=off): the kselftest must fail and
+#     pmdp_test_and_clear_young() must warn.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect}
+checks=${CHECKS:-variants w1 bisect lie}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -83,7 +87,37 @@ for c in $checks; do
 				"bisect: builds at '$(git -C "$tree" log -1 --format=%s "$c")'" default
 		done
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect)" ;;
+	lie)
+		# A tree that lies, built from the worktree at the series' head.
+		git -C "$wt" checkout -q --detach "$head"
+		h=$wt/arch/arm64/include/asm/pgtable.h
+		sed -i 's/^#define arch_has_hw_nonleaf_pmd_young\tsystem_supports_haft$/#define arch_has_hw_nonleaf_pmd_young()\ttrue/' "$h"
+		if git -C "$wt" diff --quiet; then
+			git -C "$wt" checkout -q -- .
+			result 1 "lie: could not find arch_has_hw_nonleaf_pmd_young in $h"
+			continue
+		fi
+		seed "$BUILD/kernel-lie"
+		KTREE=$wt KOUT=$BUILD/kernel-lie build "$BUILD/check-lie.log" \
+			"lie: a kernel whose arch_has_hw_nonleaf_pmd_young() is always true builds (DEBUG_VM)" debugvm
+		git -C "$wt" checkout -q -- .
+		img=$BUILD/kernel-lie/arch/arm64/boot/Image
+		if [ -f "$img" ] && [ -x "$QEMU" ] && [ -f "$BUILD/initramfs.cpio" ]; then
+			rc=0
+			"$TOP/scripts/boot.sh" -K "$img" -c max,haft=off -r lru-nonleaf -t 900 \
+				-a lab.lru_args=-s,256 -n check-lie-boot >"$BUILD/check-lie-boot.out" 2>&1 || rc=$?
+			log=$BUILD/results/check-lie-boot.log
+			# Judged a failure, with a failed non-leaf case and the warning.
+			ok=1
+			[ $rc != 0 ] && grep -q '^ *not ok [0-9]* - .*non-leaf young on' "$log" &&
+				grep -q 'WARNING: .*pmdp_test_and_clear_young\|pmdp_test_and_clear_young+' "$log" && ok=0
+			[ $ok = 0 ] || tail -n 30 "$BUILD/check-lie-boot.out" | sed 's/^/# /'
+			result $ok "lie: on max,haft=off the kselftest fails its non-leaf cases and pmdp_test_and_clear_young() warns"
+		else
+			result 1 "lie: no Image, QEMU or initramfs ('make build')"
+		fi
+		;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie)" ;;
 	esac
 done
 tap_plan
