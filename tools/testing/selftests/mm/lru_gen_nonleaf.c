@@ -593,7 +593,8 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 	if (!force_scan && make_room(g))
 		return -1;
 	seq = g->max_seq;
-	w->early = g->anon[0];
+	/* Only a walk without force_scan makes room first. */
+	w->early = force_scan ? 0 : g->anon[0];
 	memcpy(before, g->walk, sizeof(before));
 	snprintf(cmd, sizeof(cmd), "+ %u %d %lu %d %d", memcg_id, node, seq,
 		 SWAPPINESS, force_scan);
@@ -623,10 +624,10 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 	w->young = g->walk[1];
 	w->found = g->walk[2];
 	w->added = g->walk[3];
-	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu (early %lu) tables %4lu/%4lu %7.1f ms,",
-		       what, seq, seq + 1, w->total, w->young, w->early, w->found,
-		       w->added, w->ms);
-	printf(" gens");
+	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu tables %4lu/%4lu %7.1f ms,",
+		       what, seq, seq + 1, w->total, w->young, w->found, w->added,
+		       w->ms);
+	printf(" early %lu, gens", w->early);
 	for (int i = NR_GENS - 1; i >= 0; i--)
 		printf(" %lu", g->anon[i]);
 	printf("\n");
