@@ -24,7 +24,7 @@ help:
 	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
-	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config), CACHE=$(CACHE), REPS (bench)"
+	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config; A+B joins fragments), CACHE=$(CACHE), REPS (bench)"
 
 deps:
 	@$(S)/deps.sh

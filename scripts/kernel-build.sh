@@ -16,9 +16,13 @@ out=${KOUT:-$BUILD/kernel-$variant}
 [ -e "$tree/.git" ] || die "$tree missing: run 'make tree'"
 
 frags=("$TOP/configs/base.config")
+# A variant may join fragments with '+' (debug+nostats), merged in order.
 if [ "$variant" != default ]; then
-	[ -f "$TOP/configs/$variant.config" ] || die "no config fragment configs/$variant.config"
-	frags+=("$TOP/configs/$variant.config")
+	IFS=+ read -ra parts <<<"$variant"
+	for v in "${parts[@]}"; do
+		[ -f "$TOP/configs/$v.config" ] || die "no config fragment configs/$v.config"
+		frags+=("$TOP/configs/$v.config")
+	done
 fi
 
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
