@@ -66,12 +66,13 @@ cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft la
 # of 0 makes that node memory-less (its CPU allocates from the other).
 mem=${MEM:-3G} numa=()
 if [ -n "${NUMA:-}" ]; then
-	IFS=, read -r n0 n1 <<<"$NUMA"
-	[[ "$n0" =~ ^[0-9]+$ && "$n1" =~ ^[0-9]+$ && $((n0 + n1)) -gt 0 ]] ||
+	IFS=, read -ra sizes <<<"$NUMA"
+	[[ ${#sizes[@]} = 2 && "${sizes[0]}" =~ ^[0-9]+$ && "${sizes[1]}" =~ ^[0-9]+$ &&
+		$((sizes[0] + sizes[1])) -gt 0 ]] ||
 		die "NUMA=SIZE0,SIZE1 takes two sizes in MiB, not '$NUMA'"
-	mem=$((n0 + n1))M
+	mem=$((sizes[0] + sizes[1]))M
 	for n in 0 1; do
-		size=$([ $n = 0 ] && echo "$n0" || echo "$n1")
+		size=${sizes[$n]}
 		if [ "$size" = 0 ]; then
 			numa+=(-numa "node,nodeid=$n,cpus=$n")
 		else

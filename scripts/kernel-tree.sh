@@ -9,33 +9,18 @@ need git tar xz dpkg-query
 if [ "${BASE:-}" = newest ]; then
 	# The newest linux-source-6.12 that Debian ships (trixie-security,
 	# usually ahead of bookworm's), fetched once into $CACHE/linux-source.
-	# Run with BUILD=build/newest so that this tree and its kernel sit
-	# beside the lab's own (same relative paths: ccache hits).
+	# The tree goes to build/newest/linux unless BUILD says otherwise, so
+	# that it never replaces the lab's own; build its kernel with the same
+	# BUILD (same relative paths as the lab's: ccache hits).
+	[ "$BUILD" != "$TOP/build" ] || BUILD=$TOP/build/newest
 	need apt-get apt-cache dpkg-deb
 	newer_apt_update
 	found=$(newer_apt apt-cache show linux-source-6.12 | sed -n 's/^Version: //p' | sort -V | tail -1)
 	[ -n "$found" ] || die "Debian's newer suites list no linux-source-6.12 (see $NEWER_APT/update.log)"
 	src=$CACHE/linux-source/$found
-	mkdir -p "$CACHE/linux-source"
-	exec 8>"$CACHE/linux-source/.lock"
-	flock 8
-	if [ ! -f "$src/.done" ]; then
-		say "kernel: fetching Debian's linux-source-6.12 $found"
-		rm -rf "$src" "$src.tmp"
-		mkdir -p "$src.tmp"
-		(cd "$src.tmp" && run_logged "$src.tmp/download.log" \
-			newer_apt apt-get download -q "linux-source-6.12=$found") ||
-			die "could not fetch linux-source-6.12 $found"
-		dpkg-deb --fsys-tarfile "$src.tmp"/linux-source-6.12_*.deb |
-			tar -C "$src.tmp" -x ./usr/src/linux-source-6.12.tar.xz ||
-			die "linux-source-6.12 $found has no usr/src/linux-source-6.12.tar.xz"
-		mv "$src.tmp/usr/src/linux-source-6.12.tar.xz" "$src.tmp/"
-		rm -rf "$src.tmp/usr" "$src.tmp"/*.deb
-		touch "$src.tmp/.done"
-		mv "$src.tmp" "$src"
-	fi
-	flock -u 8
-	tarball=$src/linux-source-6.12.tar.xz
+	newer_apt_unpack "$src" "linux-source-6.12=$found"
+	tarball=$src/usr/src/linux-source-6.12.tar.xz
+	[ -f "$tarball" ] || die "linux-source-6.12 $found has no usr/src/linux-source-6.12.tar.xz"
 else
 	tarball=/usr/src/linux-source-6.12.tar.xz
 	[ -f "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"

@@ -122,3 +122,28 @@ newer_apt_update() {
 	rm -f "$NEWER_APT/sources.list.new"
 	flock -u 7
 }
+# newer_apt_unpack DIR PKG[=VERSION]... : download the packages from the
+# newer suites and unpack them all into DIR, once: DIR is shared by every
+# clone, so it is made under a lock, in DIR.tmp, and renamed into place
+# when complete (DIR/.done). Returns at once when DIR is complete.
+newer_apt_unpack() {
+	local dir=$1 deb
+	shift
+	mkdir -p "$(dirname "$dir")"
+	exec 8>"$dir.lock"
+	flock 8
+	if [ ! -f "$dir/.done" ]; then
+		say "fetching Debian's $* (arm64) into $dir"
+		rm -rf "$dir" "$dir.tmp"
+		mkdir -p "$dir.tmp/dl"
+		(cd "$dir.tmp/dl" && run_logged "$dir.tmp/download.log" \
+			newer_apt apt-get download -q "$@") || { flock -u 8; die "could not fetch $*"; }
+		for deb in "$dir.tmp"/dl/*.deb; do
+			dpkg-deb -x "$deb" "$dir.tmp" || { flock -u 8; die "could not unpack $deb"; }
+		done
+		rm -rf "$dir.tmp/dl"
+		touch "$dir.tmp/.done"
+		mv "$dir.tmp" "$dir"
+	fi
+	flock -u 8
+}

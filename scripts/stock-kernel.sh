@@ -40,36 +40,25 @@ else
 fi
 
 dir=$CACHE/stock-kernel/$pkg
-# Shared by every clone: one extraction at a time, renamed into place.
-mkdir -p "$CACHE/stock-kernel"
-exec 8>"$CACHE/stock-kernel/.lock"
-flock 8
-if [ ! -f "$dir/.done" ]; then
-	rm -rf "$dir" "$dir.tmp"
-	if [ "$kind" = 6.12 ]; then
+if [ "$kind" = current ]; then
+	# The image is in linux-binary-V, its config in linux-base-V.
+	newer_apt_unpack "$dir" "$pkg" "linux-base-${pkg#linux-binary-}"
+else
+	# Shared by every clone: one extraction at a time, renamed into place.
+	mkdir -p "$CACHE/stock-kernel"
+	exec 8>"$dir.lock"
+	flock 8
+	if [ ! -f "$dir/.done" ]; then
 		say "stock kernel: extracting Debian's $pkg (arm64)"
+		rm -rf "$dir" "$dir.tmp"
 		run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap --variant=extract \
 			--arch=arm64 --include="$pkg" bookworm "$dir.tmp" ||
 			die "could not fetch $pkg"
-	else
-		# The image is in linux-binary-V, its config in linux-base-V.
-		base=linux-base-${pkg#linux-binary-}
-		ver=$(newer_apt apt-cache show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
-		say "stock kernel: fetching Debian's $pkg $ver and $base (arm64)"
-		mkdir -p "$dir.tmp/dl"
-		(cd "$dir.tmp/dl" && run_logged "$CACHE/stock-kernel/$pkg.log" \
-			newer_apt apt-get download -q "$pkg" "$base") ||
-			die "could not fetch $pkg and $base"
-		for deb in "$dir.tmp"/dl/*.deb; do
-			dpkg-deb -x "$deb" "$dir.tmp" || die "could not unpack $deb"
-		done
-		rm -rf "$dir.tmp/dl" "$dir.tmp"/usr/lib/modules/*/dtb
-		echo "$ver" >"$dir.tmp/.version"
+		touch "$dir.tmp/.done"
+		mv "$dir.tmp" "$dir"
 	fi
-	touch "$dir.tmp/.done"
-	mv "$dir.tmp" "$dir"
+	flock -u 8
 fi
-flock -u 8
 set -- "$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz
 for img; do
 	[ -f "$img" ] && { printf '%s\n' "$img"; exit 0; }
