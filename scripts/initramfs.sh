@@ -15,20 +15,13 @@ flock 9 # one assembly at a time: parallel boots share build/initramfs
 
 pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
 rootfs=$CACHE/guest/rootfs-$(echo "$pkgs" | sha256sum | cut -c1-12)
-# The cache is shared by every clone on the machine: one extraction at a
-# time, into a scratch directory renamed into place when complete.
-mkdir -p "$CACHE/guest"
-exec 8>"$CACHE/guest/.lock"
-flock 8
-if [ ! -f "$rootfs/.done" ]; then
+# Extracted once into the cache that every clone shares (cache_fill).
+extract() {
 	say "guest: extracting Debian arm64 packages: $pkgs"
-	rm -rf "$rootfs" "$rootfs.tmp"
 	run_logged "$CACHE/guest/mmdebstrap.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$pkgs" bookworm "$rootfs.tmp"
-	touch "$rootfs.tmp/.done"
-	mv "$rootfs.tmp" "$rootfs"
-fi
-flock -u 8
+		--arch=arm64 --include="$pkgs" bookworm "$1"
+}
+cache_fill "$rootfs" extract || die "could not extract the guest packages"
 
 # Our own programs, static, warnings on and fatal.
 bin=$BUILD/guest-bin

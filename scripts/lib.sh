@@ -122,28 +122,44 @@ newer_apt_update() {
 	rm -f "$NEWER_APT/sources.list.new"
 	flock -u 7
 }
-# newer_apt_unpack DIR PKG[=VERSION]... : download the packages from the
-# newer suites and unpack them all into DIR, once: DIR is shared by every
-# clone, so it is made under a lock, in DIR.tmp, and renamed into place
-# when complete (DIR/.done). Returns at once when DIR is complete.
-newer_apt_unpack() {
-	local dir=$1 deb
-	shift
+# cache_fill DIR FUNC ARGS... : make DIR once, with FUNC TMPDIR ARGS...
+# filling TMPDIR. The caches are shared by every clone on the machine, so
+# DIR is made under a lock, in DIR.tmp, and renamed into place only when
+# complete (DIR/.done); returns at once when DIR is complete already.
+cache_fill() {
+	local dir=$1 fn=$2 rc=0
+	shift 2
 	mkdir -p "$(dirname "$dir")"
 	exec 8>"$dir.lock"
 	flock 8
 	if [ ! -f "$dir/.done" ]; then
-		say "fetching Debian's $* (arm64) into $dir"
 		rm -rf "$dir" "$dir.tmp"
-		mkdir -p "$dir.tmp/dl"
-		(cd "$dir.tmp/dl" && run_logged "$dir.tmp/download.log" \
-			newer_apt apt-get download -q "$@") || { flock -u 8; die "could not fetch $*"; }
-		for deb in "$dir.tmp"/dl/*.deb; do
-			dpkg-deb -x "$deb" "$dir.tmp" || { flock -u 8; die "could not unpack $deb"; }
-		done
-		rm -rf "$dir.tmp/dl"
-		touch "$dir.tmp/.done"
-		mv "$dir.tmp" "$dir"
+		mkdir -p "$dir.tmp"
+		"$fn" "$dir.tmp" "$@" || rc=$?
+		if [ $rc = 0 ]; then
+			touch "$dir.tmp/.done"
+			mv "$dir.tmp" "$dir"
+		fi
 	fi
 	flock -u 8
+	return $rc
+}
+
+# newer_apt_unpack DIR PKG[=VERSION]... : download the packages from the
+# newer suites and unpack them all into DIR, once (cache_fill).
+newer_apt_unpack() {
+	local dir=$1
+	shift
+	cache_fill "$dir" _newer_apt_unpack "$@" || die "could not fetch and unpack $*"
+}
+_newer_apt_unpack() {
+	local tmp=$1 deb
+	shift
+	say "fetching Debian's $* (arm64) into ${tmp%.tmp}"
+	mkdir -p "$tmp/dl"
+	(cd "$tmp/dl" && run_logged "$tmp/download.log" newer_apt apt-get download -q "$@") || return 1
+	for deb in "$tmp"/dl/*.deb; do
+		dpkg-deb -x "$deb" "$tmp" || return 1
+	done
+	rm -rf "$tmp/dl"
 }

@@ -44,20 +44,12 @@ if [ "$kind" = current ]; then
 	# The image is in linux-binary-V, its config in linux-base-V.
 	newer_apt_unpack "$dir" "$pkg" "linux-base-${pkg#linux-binary-}"
 else
-	# Shared by every clone: one extraction at a time, renamed into place.
-	mkdir -p "$CACHE/stock-kernel"
-	exec 8>"$dir.lock"
-	flock 8
-	if [ ! -f "$dir/.done" ]; then
+	extract() {
 		say "stock kernel: extracting Debian's $pkg (arm64)"
-		rm -rf "$dir" "$dir.tmp"
-		run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap --variant=extract \
-			--arch=arm64 --include="$pkg" bookworm "$dir.tmp" ||
-			die "could not fetch $pkg"
-		touch "$dir.tmp/.done"
-		mv "$dir.tmp" "$dir"
-	fi
-	flock -u 8
+		run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap \
+			--variant=extract --arch=arm64 --include="$pkg" bookworm "$1"
+	}
+	cache_fill "$dir" extract || die "could not fetch $pkg"
 fi
 set -- "$dir"/boot/vmlinuz-* "$dir"/usr/lib/modules/*/vmlinuz
 for img; do
