@@ -21,7 +21,7 @@ parts=${BENCH_PARTS:-age reclaim guard}
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "RECLAIM_SECS must be a positive integer, not '$secs'"
 out=$BUILD/results/bench
 mkdir -p "$out"
-rm -f "$out"/counts
+rm -f "$out"/counts "$out"/problems
 fail=0
 boot() { "$TOP/scripts/boot.sh" "$@" || fail=1; }
 

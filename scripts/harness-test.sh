@@ -157,6 +157,16 @@ expect fail "summary: a step judged twice" 'a: judged 2 times' \
 outside() { (RES=$work/run && rm -rf "$RES" && mkdir -p "$RES" && plan a && host_step b true); }
 expect fail "summary: a step outside the plan is refused" "step 'b' is not in the plan" outside
 expect fail "summary: nothing planned" 'no step was planned' run ':'
+# The summary's last lines repeat why an item failed, not only how many.
+summary_tail() {
+	local rc=0
+	run "$1" >"$work/sum" || rc=$?
+	tail -n 4 "$work/sum"
+	return $rc
+}
+expect fail "summary: the end of the run names the failed check" \
+	"^    a: .*not ok 2 - second check" \
+	summary_tail 'plan a; host_tap a printf "1..2\nok 1 - first\nnot ok 2 - second check\n"'
 # The run's own report is a KTAP stream the same judge accepts.
 RES=$work/run
 rm -rf "$RES" && mkdir -p "$RES"

@@ -14,7 +14,7 @@ STOPPED=
 # plan NAME... : everything this run must judge, in order
 plan() {
 	mkdir -p "$RES"
-	rm -f "$RES"/counts "$RES"/planned "$RES"/*.ktap "$RES"/*.out "$RES"/*.log "$RES"/report.ktap
+	rm -f "$RES"/counts "$RES"/problems "$RES"/planned "$RES"/*.ktap "$RES"/*.out "$RES"/*.log "$RES"/report.ktap
 	printf '%s\n' "$@" >"$RES/planned"
 }
 planned() { grep -qxF "$1" "$RES/planned" || die "step '$1' is not in the plan of ${0##*/}"; }

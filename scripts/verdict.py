@@ -213,6 +213,10 @@ def record(name, path, t, ktap, log_lines):
                 f"{t.skipped} skipped\n{status} - {name}\n")
     with open(os.path.join(d, "counts"), "a") as f:
         f.write(f"{name} {t.passed} {t.failed} {t.skipped}\n")
+    # The summary repeats why, so that the end of a long run says it.
+    with open(os.path.join(d, "problems"), "a") as f:
+        for what, where in t.problems:
+            f.write(f"{name}: {what} (line {where + 1} of {path})\n")
     return 0 if t.failed == 0 else 1
 
 
@@ -393,6 +397,17 @@ def summary(d):
                 out.write(INDENT + line + "\n")
             good = body and body[-1].startswith("ok") and names.count(name) == 1
             out.write(f"{'ok' if good else 'not ok'} {k} - {name}\n")
+    problems = os.path.join(d, "problems")
+    if f and os.path.exists(problems):
+        with open(problems) as g:
+            why = g.read().splitlines()
+        print()
+        print(f"--- what failed ({len(why)} problem(s); each is shown with "
+              "its log lines above):")
+        for w in why[:20]:
+            print(f"    {w}")
+        if len(why) > 20:
+            print(f"    ... and {len(why) - 20} more in {problems}")
     print()
     line = f"{p} passed, {f} failed"
     if s:
