@@ -12,10 +12,20 @@
 . "$(dirname "$0")/../../scripts/lib.sh"
 [ -x "${MUTANTS:-}" ] || die "MUTANTS=/path/to/qemu-system-aarch64 (built with the mutants patch) required"
 
-mutants=(ignore-ha ignore-tcr2-haft haft-always neighbour no-fault always-cas
-	eff-ignores-enables eff-el2-uses-el1 no-trvm-trap no-hcrx-trap no-scr-trap
-	hcrx-trap-el2 no-res0 no-write reset-nonzero haft-prop-ignored
-	tcr2-prop-ignored leaf-ignores-ha leaf-always-ha leaf-no-fault)
+mutants=(
+	# which regime reads which control, and the HA rule
+	ignore-ha haft-always el3-ignored s2-ignored el2-uses-el1 el2-ignores-scr
+	e2h-uses-el1 eff-ignores-enables no-tcr2-check
+	# the update itself
+	neighbour no-fault always-cas plain-store no-restart at-updates
+	defer-to-leaf
+	# TCR2 traps and write masks (10.2's FEAT_TCR2, HAFT bit added here)
+	no-trvm-trap no-hcrx-trap no-scr-trap hcrx-trap-el2 no-res0
+	haft-not-writable
+	# the properties
+	haft-prop-ignored tcr2-prop-ignored no-refusal x-ignored x-no-refusal
+	# leaf AF handling (FEAT_HAFDBS, unchanged)
+	leaf-ignores-ha leaf-no-fault)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Checks are named by their TAP description, without the failure details.
