@@ -96,6 +96,16 @@ props() { # CPU: what the CPU's haft and tcr2 properties read after realize
 			-qmp stdio 2>/dev/null | sed -n 's/^{"return": "\([a-z]*\)"}.*/\1/p' | paste -sd' '
 }
 if [ -z "${HAFT_TEST_RUNS:-}" ]; then
+	# The queue is meant for upstream: QEMU's own checkpatch, clean.
+	while IFS= read -r p; do
+		out=$(perl "$QEMU_DIR/src/scripts/checkpatch.pl" "$p" 2>&1) && rc=0 || rc=$?
+		if [ $rc = 0 ] && grep -q '^total: 0 errors, 0 warnings' <<<"$out"; then
+			tap "ok - host: QEMU's checkpatch.pl: $(basename "$p")"
+		else
+			tap "not ok - host: QEMU's checkpatch.pl: $(basename "$p"): expected no errors or warnings"
+			grep -E '^(ERROR|WARNING)' <<<"$out" | head -5 | sed 's/^/#   /'
+		fi
+	done < <(series_files "${HAFT_QEMU_PATCHES:-$TOP/qemu/patches}")
 	refused max,tcr2=off,haft=on haft tcr2
 	refused max,x-haft-without-tcr2=on,haft=off x-haft-without-tcr2 haft=off
 	for c in "max:on on" "max,haft=off:off on" "max,tcr2=off:off off" "max,x-haft-without-tcr2=on:on off"; do

@@ -155,15 +155,10 @@ qemu_tools_env() {
 	export PYTHONPATH="$QEMU_TOOLS/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
 }
 _qemu_tools_unpack() {
-	local tmp=$1 deb
+	local tmp=$1
 	shift
 	say "fetching Debian trixie's $* into ${tmp%.tmp}"
-	mkdir -p "$tmp/dl"
-	(cd "$tmp/dl" && run_logged "$tmp/download.log" qemu_apt apt-get download -q "$@") || return 1
-	for deb in "$tmp"/dl/*.deb; do
-		dpkg-deb -x "$deb" "$tmp" || return 1
-	done
-	rm -rf "$tmp/dl"
+	_apt_download_unpack "$tmp" "$QEMU_APT" "$@"
 }
 # cache_fill DIR FUNC ARGS... : make DIR once, with FUNC TMPDIR ARGS...
 # filling TMPDIR. The caches are shared by every clone on the machine, so
@@ -196,11 +191,18 @@ newer_apt_unpack() {
 	cache_fill "$dir" _newer_apt_unpack "$@" || die "could not fetch and unpack $*"
 }
 _newer_apt_unpack() {
-	local tmp=$1 deb
+	local tmp=$1
 	shift
 	say "fetching Debian's $* (arm64) into ${tmp%.tmp}"
+	_apt_download_unpack "$tmp" "$NEWER_APT" "$@"
+}
+# _apt_download_unpack TMP APTDIR PKG... : download the packages with the
+# private apt state in APTDIR and unpack them all into TMP.
+_apt_download_unpack() {
+	local tmp=$1 aptdir=$2 deb
+	shift 2
 	mkdir -p "$tmp/dl"
-	(cd "$tmp/dl" && run_logged "$tmp/download.log" newer_apt apt-get download -q "$@") || return 1
+	(cd "$tmp/dl" && run_logged "$tmp/download.log" private_apt "$aptdir" apt-get download -q "$@") || return 1
 	for deb in "$tmp"/dl/*.deb; do
 		dpkg-deb -x "$deb" "$tmp" || return 1
 	done

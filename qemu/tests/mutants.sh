@@ -27,9 +27,11 @@ mutants=(
 	# the properties
 	haft-prop-ignored tcr2-prop-ignored no-refusal x-ignored x-no-refusal
 	no-readback
+	# the board: CPU 1 never starts (the race must not pass vacuously)
+	cpu1-off
 	# leaf AF handling (FEAT_HAFDBS, unchanged)
 	leaf-ignores-ha leaf-never-ha leaf-no-fault)
-race_mutants="plain-store no-restart update-faults no-gates"
+race_mutants="plain-store no-restart update-faults no-gates cpu1-off"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Checks are named by their TAP description, without the failure details.
@@ -51,11 +53,20 @@ swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off"
 	"tcr2-missing:0 max,tcr2=off"
 	"x-haft-without-tcr2-ignored:3 max" "x-haft-without-tcr2-loses-hafdbs:3 max,tcr2=off"
 	"race-haft-missing:4 max,haft=off" "race-tcr2-missing:4 max,tcr2=off")
-runs=("${mutants[@]}" "${swaps[@]%%:*}")
+# And the checkpatch checks on a copy of the queue with one line of each
+# patch indented by a tab (QEMU style: spaces only).
+mkdir -p "$tmp/patches"
+cp "$TOP/qemu/patches/series" "$tmp/patches/"
+for p in $(series_files "$TOP/qemu/patches"); do
+	awk '!done && /^\+    / { sub(/^\+    /, "+\t"); done = 1 } { print }' "$p" >"$tmp/patches/$(basename "$p")"
+done
+runs=("${mutants[@]}" "${swaps[@]%%:*}" tab-indent)
 [ -x "${UNPATCHED:-}" ] && runs+=(unpatched)
 for m in "${runs[@]}"; do
 	swap=$(printf '%s\n' "${swaps[@]}" | sed -n "s/^$m://p")
-	if [ "$m" = unpatched ]; then
+	if [ "$m" = tab-indent ]; then
+		HAFT_SKIP_RACE=1 HAFT_QEMU_PATCHES=$tmp/patches QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
+	elif [ "$m" = unpatched ]; then
 		QEMU=$UNPATCHED "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
 	elif [ -n "$swap" ]; then
 		# (the program names its checks after its own variant)
