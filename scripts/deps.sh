@@ -1,6 +1,8 @@
 #!/bin/bash
-# Install exactly the Debian packages the lab needs, and a deb-src entry for
-# the suites the machine already uses (for 'apt-get source qemu'). Installs
+# Install exactly the Debian packages the lab needs. QEMU's source (sid's
+# qemu, through a deb-src entry) and the newer meson its configure needs
+# (trixie's, unpacked into $QEMU_TOOLS) come through a private apt state
+# (lib.sh: qemu_apt), so the host's apt sources stay as they are. Installs
 # nothing when everything is there already.
 . "$(dirname "$0")/lib.sh"
 
@@ -15,8 +17,10 @@ pkgs=(
 	# checking that guest programs are static
 	file
 	# QEMU from Debian's source package: fetching, configuring, building
-	dpkg-dev ninja-build meson pkg-config libglib2.0-dev libpixman-1-dev
-	zlib1g-dev libfdt-dev python3-venv
+	# (device-tree-compiler: the +ds tarball ships .dts, not .dtb)
+	dpkg-dev ninja-build pkg-config libglib2.0-dev libpixman-1-dev
+	zlib1g-dev libfdt-dev python3-venv device-tree-compiler
+	debian-archive-keyring
 	# guest userland (Debian arm64 packages) and the bare-metal tests
 	mmdebstrap
 	# benchmark plots
@@ -24,26 +28,6 @@ pkgs=(
 )
 
 [ "$(id -u)" = 0 ] || die "deps.sh installs packages and must run as root"
-
-src=/etc/apt/sources.list.d/haftlab-src.sources
-if ! apt-cache showsrc qemu 2>/dev/null | grep '^Package: qemu' >/dev/null; then
-	if [ ! -f "$src" ]; then
-		say "deps: adding deb-src entries for the suites in use ($src)"
-		found=0
-		for f in /etc/apt/sources.list.d/*.sources; do
-			[ -f "$f" ] || continue
-			grep -q '^URIs:.*debian' "$f" || continue
-			sed -n '/^Types:/,/^$/p' "$f" | sed 's/^Types:.*/Types: deb-src/' >>"$src"
-			echo >>"$src"
-			found=1
-		done
-		if [ $found = 0 ] && [ -f /etc/apt/sources.list ]; then
-			grep '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' >/etc/apt/sources.list.d/haftlab-src.list
-		fi
-	fi
-	say "deps: apt-get update"
-	apt-get update -q >/dev/null || die "apt-get update failed"
-fi
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -57,6 +41,17 @@ if [ ${#missing[@]} -gt 0 ]; then
 		"${missing[@]}" >"${TMPDIR:-/tmp}/haftlab-apt.log" 2>&1 ||
 		{ tail -20 "${TMPDIR:-/tmp}/haftlab-apt.log" >&2; die "apt-get install failed"; }
 fi
-for t in "${CROSS}gcc" ccache mmdebstrap ninja meson dpkg-source; do need "$t"; done
+for t in "${CROSS}gcc" ccache mmdebstrap ninja dtc dpkg-source; do need "$t"; done
+
+# QEMU 10.2's configure wants meson >= 1.5; Debian 12 has 1.0.1. Debian
+# trixie's own meson (1.7.0) and python3-pycotap, both Architecture: all,
+# unpacked once into $QEMU_TOOLS (scripts/qemu-build.sh runs configure
+# with qemu_tools_env). The deb-src entry for sid's qemu is in the same
+# private apt state.
+qemu_apt_update
+cache_fill "$QEMU_TOOLS" _qemu_tools_unpack meson python3-pycotap ||
+	die "could not fetch Debian trixie's meson and python3-pycotap"
+v=$(qemu_tools_env && meson --version) || die "$QEMU_TOOLS: meson does not run"
+printf '1.5\n%s\n' "$v" | sort -V -C || die "$QEMU_TOOLS has meson $v; QEMU needs 1.5 or newer"
 mkdir -p "$CACHE"
 say "deps: all present"

@@ -9,7 +9,9 @@ CACHE=${CACHE:-/var/cache/haftlab}
 CROSS=${CROSS:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
 
-QEMU_DIR=${QEMU_DIR:-$CACHE/qemu}
+# QEMU 10.2 (Debian sid's source package) with qemu/patches; the QEMU 7.2
+# build of earlier lab versions stays in $CACHE/qemu, untouched.
+QEMU_DIR=${QEMU_DIR:-$CACHE/qemu-10.2}
 QEMU=${QEMU:-$QEMU_DIR/build/qemu-system-aarch64}
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
@@ -82,11 +84,13 @@ tap_plan() { echo "1..$TAP_N"; }
 # packages are listed in the arm64 indexes too.
 NEWER_APT=$CACHE/newer-apt
 NEWER_MIRROR=${NEWER_MIRROR:-http://deb.debian.org}
-newer_apt() {
-	local tool=$1
-	shift
-	"$tool" -o Dir::State="$NEWER_APT/state" -o Dir::Cache="$NEWER_APT/cache" \
-		-o Dir::Etc::SourceList="$NEWER_APT/sources.list" \
+newer_apt() { private_apt "$NEWER_APT" "$@"; }
+# private_apt DIR TOOL ARGS... : apt-get/apt-cache on the private state in DIR.
+private_apt() {
+	local dir=$1 tool=$2
+	shift 2
+	"$tool" -o Dir::State="$dir/state" -o Dir::Cache="$dir/cache" \
+		-o Dir::Etc::SourceList="$dir/sources.list" \
 		-o Dir::Etc::SourceParts=/nonexistent -o Dir::Etc::Preferences=/nonexistent \
 		-o Dir::Etc::PreferencesParts=/nonexistent \
 		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
@@ -96,31 +100,65 @@ newer_apt() {
 # older than six hours (a mirror in the middle of a sync fails the update:
 # tried three times).
 newer_apt_update() {
-	local kr=/usr/share/keyrings/debian-archive-keyring.gpg try
-	mkdir -p "$NEWER_APT/state/lists/partial" "$NEWER_APT/cache/archives/partial"
-	cat >"$NEWER_APT/sources.list.new" <<-LIST
-		deb [signed-by=$kr] $NEWER_MIRROR/debian sid main
-		deb [signed-by=$kr] $NEWER_MIRROR/debian trixie-backports main
-		deb [signed-by=$kr] $NEWER_MIRROR/debian-security trixie-security main
-	LIST
-	exec 7>"$NEWER_APT/.lock"
+	local kr=/usr/share/keyrings/debian-archive-keyring.gpg
+	private_apt_update "$NEWER_APT" "sid, trixie-backports, trixie-security" \
+		"deb [signed-by=$kr] $NEWER_MIRROR/debian sid main" \
+		"deb [signed-by=$kr] $NEWER_MIRROR/debian trixie-backports main" \
+		"deb [signed-by=$kr] $NEWER_MIRROR/debian-security trixie-security main"
+}
+# private_apt_update DIR WHAT LINE... : write DIR's sources.list from the
+# LINEs and apt-get update it, under a lock, when the list changed or is
+# older than six hours.
+private_apt_update() {
+	local dir=$1 what=$2 try
+	shift 2
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
+	printf '%s\n' "$@" >"$dir/sources.list.new"
+	exec 7>"$dir/.lock"
 	flock 7
-	if ! cmp -s "$NEWER_APT/sources.list.new" "$NEWER_APT/sources.list" ||
-		[ -z "$(find "$NEWER_APT/updated" -mmin -360 2>/dev/null)" ]; then
-		mv "$NEWER_APT/sources.list.new" "$NEWER_APT/sources.list"
-		say "newer Debian suites: apt-get update (sid, trixie-backports, trixie-security; private state in $NEWER_APT)"
+	if ! cmp -s "$dir/sources.list.new" "$dir/sources.list" ||
+		[ -z "$(find "$dir/updated" -mmin -360 2>/dev/null)" ]; then
+		mv "$dir/sources.list.new" "$dir/sources.list"
+		say "Debian $what: apt-get update (private state in $dir)"
 		for try in 1 2 3; do
-			if newer_apt apt-get update -q >"$NEWER_APT/update.log" 2>&1 &&
-				! grep -q '^[EW]: Failed to fetch' "$NEWER_APT/update.log"; then
-				touch "$NEWER_APT/updated"
+			if private_apt "$dir" apt-get update -q >"$dir/update.log" 2>&1 &&
+				! grep -q '^[EW]: Failed to fetch' "$dir/update.log"; then
+				touch "$dir/updated"
 				break
 			fi
-			[ $try = 3 ] && { tail -5 "$NEWER_APT/update.log" >&2; flock -u 7; die "apt-get update of Debian's newer suites failed three times"; }
+			[ $try = 3 ] && { tail -5 "$dir/update.log" >&2; flock -u 7; die "apt-get update of Debian's $what failed three times"; }
 			sleep 10
 		done
 	fi
-	rm -f "$NEWER_APT/sources.list.new"
+	rm -f "$dir/sources.list.new"
 	flock -u 7
+}
+
+# QEMU's source comes from Debian sid (deb-src) and the build tools its
+# configure needs beyond Debian 12's (meson >= 1.5, and pycotap that
+# QEMU's meson.build asks for) from trixie: both through one more private
+# apt state, so the host's sources stay as they are. The tools are
+# architecture-independent packages, unpacked (dpkg-deb -x) into
+# $QEMU_TOOLS, never installed; qemu_tools_env puts them first on PATH
+# and PYTHONPATH.
+QEMU_APT=$CACHE/qemu-apt
+QEMU_TOOLS=$CACHE/qemu-tools
+qemu_apt() { private_apt "$QEMU_APT" "$@"; }
+qemu_apt_update() {
+	local kr=/usr/share/keyrings/debian-archive-keyring.gpg
+	private_apt_update "$QEMU_APT" "sid (qemu source) and trixie (meson)" \
+		"deb-src [signed-by=$kr] $NEWER_MIRROR/debian sid main" \
+		"deb [signed-by=$kr] $NEWER_MIRROR/debian trixie main"
+}
+qemu_tools_env() {
+	export PATH="$QEMU_TOOLS/usr/bin:$PATH"
+	export PYTHONPATH="$QEMU_TOOLS/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
+}
+_qemu_tools_unpack() {
+	local tmp=$1
+	shift
+	say "fetching Debian trixie's $* into ${tmp%.tmp}"
+	_apt_download_unpack "$tmp" "$QEMU_APT" "$@"
 }
 # cache_fill DIR FUNC ARGS... : make DIR once, with FUNC TMPDIR ARGS...
 # filling TMPDIR. The caches are shared by every clone on the machine, so
@@ -153,11 +191,18 @@ newer_apt_unpack() {
 	cache_fill "$dir" _newer_apt_unpack "$@" || die "could not fetch and unpack $*"
 }
 _newer_apt_unpack() {
-	local tmp=$1 deb
+	local tmp=$1
 	shift
 	say "fetching Debian's $* (arm64) into ${tmp%.tmp}"
+	_apt_download_unpack "$tmp" "$NEWER_APT" "$@"
+}
+# _apt_download_unpack TMP APTDIR PKG... : download the packages with the
+# private apt state in APTDIR and unpack them all into TMP.
+_apt_download_unpack() {
+	local tmp=$1 aptdir=$2 deb
+	shift 2
 	mkdir -p "$tmp/dl"
-	(cd "$tmp/dl" && run_logged "$tmp/download.log" newer_apt apt-get download -q "$@") || return 1
+	(cd "$tmp/dl" && run_logged "$tmp/download.log" private_apt "$aptdir" apt-get download -q "$@") || return 1
 	for deb in "$tmp"/dl/*.deb; do
 		dpkg-deb -x "$deb" "$tmp" || return 1
 	done

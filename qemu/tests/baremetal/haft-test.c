@@ -3,10 +3,10 @@
  * Bare-metal checks of QEMU's FEAT_TCR2 and FEAT_HAFT (qemu/patches).
  *
  * Runs on "-M virt,secure=on,virtualization=on -semihosting", starting at
- * EL3. Builds its own page tables, runs short jobs at EL1 and EL2 through
- * call_lower() (start.S) and looks at what the table walker wrote and
- * which exceptions were taken. Prints TAP lines on the PL011 and exits
- * through semihosting with the number of failed checks.
+ * EL3. Builds its own page tables, runs short jobs at EL3, and at EL1 and
+ * EL2 through call_lower() (start.S), and looks at what the table walker
+ * wrote and which exceptions were taken. Prints TAP lines on the PL011 and
+ * exits through semihosting with the number of failed checks.
  *
  * One source, one binary per CPU variant (-DVARIANT=):
  *   0  -cpu max               FEAT_TCR2 and FEAT_HAFT
@@ -15,24 +15,29 @@
  *   3  -cpu max,x-haft-without-tcr2=on
  *                             test-only model: HAFDBS says FEAT_HAFT,
  *                             TCRX says no FEAT_TCR2; behaves as 2
+ *   4  -cpu max -smp 2        only the race: CPU 1 updates other bits of
+ *                             a table descriptor while CPU 0 walks through
+ *                             it; no update of either may be lost
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #ifndef VARIANT
-#error "build with -DVARIANT=0 (max), 1 (max,haft=off), 2 (max,tcr2=off) or 3 (max,x-haft-without-tcr2=on)"
+#error "build with -DVARIANT=0 (max), 1 (max,haft=off), 2 (max,tcr2=off), 3 (max,x-haft-without-tcr2=on) or 4 (max, race)"
 #endif
 #define HAVE_TCR2	(VARIANT != 2 && VARIANT != 3)
-#define HAVE_HAFT	(VARIANT == 0)
+#define HAVE_HAFT	(VARIANT == 0 || VARIANT == 4)
 /* What ID_AA64MMFR1_EL1.HAFDBS claims; 3 does not make table AF work. */
-#define HAFDBS		(VARIANT == 0 || VARIANT == 3 ? 3 : 2)
+#define HAFDBS		(VARIANT == 1 || VARIANT == 2 ? 2 : 3)
 static const char *const variant_name[] = {
 	"max", "max,haft=off", "max,tcr2=off", "max,x-haft-without-tcr2=on",
+	"max -smp 2",
 };
 
 /* Registers the assembler may not know by name. */
 #define TCR2_EL1		s3_0_c2_c0_3
 #define TCR2_EL2		s3_4_c2_c0_3
+#define TCR2_EL12		s3_5_c2_c0_3
 #define HCRX_EL2		s3_4_c1_c2_2
 #define ID_AA64MMFR3_EL1	s3_0_c0_c7_3
 
@@ -50,10 +55,17 @@ static const char *const variant_name[] = {
 #define SCR_HXEN	(1UL << 38)
 #define SCR_TCR2EN	(1UL << 43)
 #define HCR_VM		(1UL << 0)
+#define HCR_E2H		(1UL << 34)
 #define HCR_TRVM	(1UL << 30)
 #define HCR_RW		(1UL << 31)
 #define HCRX_TCR2EN	(1UL << 14)
+#define TCR2_PIE	(1UL << 1)
+#define TCR2_AIE	(1UL << 4)
 #define TCR2_HAFT	(1UL << 11)
+#define TCR2_AMEC	(3UL << 12)
+/* What QEMU -cpu max implements of TCR2_ELx: S1PIE, AIE, MEC and HAFT */
+#define TCR2_EL1_RW	(TCR2_PIE | TCR2_AIE | (HAVE_HAFT ? TCR2_HAFT : 0))
+#define TCR2_EL2_RW	(TCR2_EL1_RW | TCR2_AMEC)
 #define SPSR_EL1H	0x3c5UL		/* EL1, SP_EL1, DAIF masked */
 #define SPSR_EL2H	0x3c9UL
 
@@ -67,6 +79,9 @@ static const char *const variant_name[] = {
 #define TCR_EL1_HA	(1UL << 39)
 #define TCR_EL2_BASE	(TCR_WALK | (2UL << 16) | (1UL << 23) | (1UL << 31))
 #define TCR_EL2_HA	(1UL << 21)
+/* TCR_EL3 has the TCR_EL2 (E2H 0) layout; HAFT is bit 42 */
+#define TCR_EL3_HA	(1UL << 21)
+#define TCR_EL3_HAFT	(1UL << 42)
 #define MAIR_VALUE	0x00ffUL	/* Attr0 Normal WB, Attr1 Device */
 #define SCTLR_EL1_OFF	0x30d00800UL	/* RES1 bits only */
 #define SCTLR_EL2_OFF	0x30c50830UL
@@ -104,6 +119,17 @@ static uint64_t s2_l1[512] PT, s2_l2[512] PT, s2_l3[512] PT;
 #define S2_DEVICE	(0x1UL << 2)			/* Device-nGnRE */
 #define S2_RW		(3UL << 6)
 #define S2_RO		(1UL << 6)
+#define VTCR_HA		(1UL << 21)
+#define VTCR_HAFT	(1UL << 44)
+
+/*
+ * Stage 2 HAFT: IPA 0x80000000 (S2 L1[2]) has its own branch,
+ * s2_l1[2] -> s2h_l2[0] -> s2h_l3[0] -> data_page[0]; s2h_l2[1] -> s2h_l3u
+ * is a neighbour no walk uses. With stage 1 off, an EL1 read of that
+ * address walks only this branch at stage 2.
+ */
+static uint64_t s2h_l2[512] PT, s2h_l3[512] PT, s2h_l3u[512] PT;
+#define S2_TEST_IPA	0x80000000UL
 
 #define TEST_VA		0x8000000000UL		/* L0[1] L1[0] L2[0] L3[0] */
 #define TEST_VA_BLOCK	(TEST_VA + 0x400000UL)	/* L2[2]: 2 MiB block */
@@ -126,6 +152,7 @@ static struct exc excs[4];
 #define ISS_DABT_MASK	0xbfU	/* S1PTW and DFSC */
 #define ISS_S1PTW	0x80U
 #define DFSC_AF_L3	0x0b	/* Access flag fault, level 3 */
+#define DFSC_TRANS_L3	0x07	/* Translation fault, level 3 */
 #define DFSC_PERM	0x0c	/* Permission fault, level in bits [1:0] */
 #define DFSC_LEVEL_MASK	0x03U
 /* ISS of a trapped MRS/MSR, without Rt: Op0 Op2 Op1 CRn CRm Dir(1 = read) */
@@ -368,7 +395,7 @@ static void build_tables(void)
 	for (unsigned t = 0; t < sizeof(all) / sizeof(all[0]); t++)
 		for (int i = 0; i < 512; i++)
 			all[t][i] = 0;
-	l0[0] = (uint64_t)l1_id | D_TABLE;
+	l0[0] = (uint64_t)l1_id | D_TABLE | AF;		/* code and data */
 	l0[1] = (uint64_t)l1_t | D_TABLE;
 	l0[2] = (uint64_t)l1_u | D_TABLE;
 	l1_id[0] = 0x00000000UL | D_BLOCK | D_DEVICE | AF;
@@ -402,10 +429,15 @@ static void build_stage2(void)
 	write_sysreg(vttbr_el2, (uint64_t)s2_l1);
 }
 
-/* What a job does: with these controls, read each VA once. */
+/*
+ * What a job does: with these controls, read the VA once (or translate it
+ * with AT S1E1R / AT S12E1R and return PAR_EL1).
+ */
 struct job {
 	uint64_t tcr, tcr2;
 	bool set_tcr2;		/* write tcr2 to TCR2_ELx from the job's EL */
+	bool s1_off;		/* EL1: leave stage 1 off (stage 2 only) */
+	bool at;		/* AT S1E1R (EL1) or AT S12E1R (EL2) */
 	uint64_t va;
 };
 static struct job job;
@@ -413,6 +445,7 @@ static struct job job;
 static uint64_t el1_job(uint64_t arg)
 {
 	struct job *j = (struct job *)arg;
+	uint64_t par = 0;
 
 	write_sysreg(mair_el1, MAIR_VALUE);
 	write_sysreg(tcr_el1, j->tcr);
@@ -420,30 +453,56 @@ static uint64_t el1_job(uint64_t arg)
 	if (j->set_tcr2)
 		write_sysreg(TCR2_EL1, j->tcr2);
 	asm volatile("isb; tlbi vmalle1; dsb nsh; isb" : : : "memory");
-	write_sysreg(sctlr_el1, SCTLR_EL1_OFF | SCTLR_M);
-	isb();
-	(void)*(volatile uint64_t *)j->va;
+	if (!j->s1_off) {
+		write_sysreg(sctlr_el1, SCTLR_EL1_OFF | SCTLR_M);
+		isb();
+	}
+	if (j->at) {
+		asm volatile("at s1e1r, %0; isb" : : "r"(j->va) : "memory");
+		par = read_sysreg(par_el1);
+	} else {
+		(void)*(volatile uint64_t *)j->va;
+	}
 	write_sysreg(sctlr_el1, SCTLR_EL1_OFF);
 	isb();
-	return 0;
+	return par;
 }
 
+/*
+ * The EL2 regime, or with HCR_EL2.E2H set (SCTLR_EL2 and TCR_EL2 then
+ * have the EL1 layouts) the EL2&0 regime. With E2H, TCR2_EL2 is written
+ * through the TCR2_EL1 encoding, which FEAT_VHE redirects to it.
+ */
 static uint64_t el2_job(uint64_t arg)
 {
 	struct job *j = (struct job *)arg;
+	bool e2h = read_sysreg(hcr_el2) & HCR_E2H;
+	uint64_t sctlr = e2h ? SCTLR_EL1_OFF : SCTLR_EL2_OFF;
 
 	write_sysreg(mair_el2, MAIR_VALUE);
 	write_sysreg(tcr_el2, j->tcr);
 	write_sysreg(ttbr0_el2, (uint64_t)l0);
-	if (j->set_tcr2)
+	if (j->set_tcr2 && e2h)
+		write_sysreg(TCR2_EL1, j->tcr2);
+	else if (j->set_tcr2)
 		write_sysreg(TCR2_EL2, j->tcr2);
 	asm volatile("isb; tlbi alle2; dsb nsh; isb" : : : "memory");
-	write_sysreg(sctlr_el2, SCTLR_EL2_OFF | SCTLR_M);
+	write_sysreg(sctlr_el2, sctlr | SCTLR_M);
 	isb();
 	(void)*(volatile uint64_t *)j->va;
-	write_sysreg(sctlr_el2, SCTLR_EL2_OFF);
+	write_sysreg(sctlr_el2, sctlr);
 	isb();
 	return 0;
+}
+
+/* AT S12E1R of j->va at EL2 (stage 1 of EL1&0 off, stage 2 on). */
+static uint64_t el2_at_job(uint64_t arg)
+{
+	struct job *j = (struct job *)arg;
+
+	asm volatile("tlbi alle1; dsb nsh; isb; at s12e1r, %0; isb"
+		     : : "r"(j->va) : "memory");
+	return read_sysreg(par_el1);
 }
 
 /* The trap controls of EL3 and EL2 for what runs below them. */
@@ -461,6 +520,7 @@ static void run_el1(uint64_t tcr, uint64_t tcr2, bool set_tcr2, uint64_t va)
 	job = (struct job){ .tcr = tcr, .tcr2 = tcr2,
 			    .set_tcr2 = set_tcr2 && HAVE_TCR2, .va = va };
 	nexc = 0;
+	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
 	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
 }
 
@@ -504,11 +564,12 @@ static void test_tcr2_access(void)
 	check_eq("TCR2_EL1 resets to 0", 0, read_sysreg(TCR2_EL1));
 	check_eq("TCR2_EL2 resets to 0", 0, read_sysreg(TCR2_EL2));
 	write_sysreg(TCR2_EL1, ~0UL);
-	check_eq("TCR2_EL1 keeps HAFT (bit 11) if implemented, other bits RES0",
-		 HAVE_HAFT ? TCR2_HAFT : 0, read_sysreg(TCR2_EL1));
+	check_eq("TCR2_EL1 keeps PIE, AIE and HAFT (bit 11, if FEAT_HAFT), "
+		 "other bits RES0", TCR2_EL1_RW, read_sysreg(TCR2_EL1));
+	write_sysreg(TCR2_EL1, 0);
 	write_sysreg(TCR2_EL2, ~0UL);
-	check_eq("TCR2_EL2 keeps HAFT (bit 11) if implemented, other bits RES0",
-		 HAVE_HAFT ? TCR2_HAFT : 0, read_sysreg(TCR2_EL2));
+	check_eq("TCR2_EL2 keeps PIE, AIE, AMEC0/1 and HAFT (if FEAT_HAFT), "
+		 "other bits RES0", TCR2_EL2_RW, read_sysreg(TCR2_EL2));
 	write_sysreg(TCR2_EL2, 0);
 	check_exc("EL3 reads and writes TCR2_EL1 and TCR2_EL2", 0, 0, 0);
 
@@ -718,6 +779,353 @@ static void test_el2_walks(void)
 	check_eq("EL2 regime HA=1 HAFT=0: no table AF set", 0, table_afs());
 	check_eq("EL2 regime HA=1 HAFT=0: page AF set", 1,
 		 l3_t[0] >> AF_SHIFT & 1);
+
+	/* TCR2_EL2 written by EL3; only SCR_EL3.TCR2En gates it at EL2. */
+	write_sysreg(TCR2_EL2, TCR2_HAFT);
+	job = (struct job){ .tcr = TCR_EL2_BASE | TCR_EL2_HA, .va = TEST_VA };
+	build_tables();
+	controls(false, true, 0);
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_eq("EL2 regime, SCR_EL3.TCR2En=0: TCR2_EL2.HAFT ignored",
+		 0, table_afs());
+	build_tables();
+	controls(true, false, 0);
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_eq("EL2 regime, HCRX_EL2.TCR2En=0: TCR2_EL2.HAFT still used",
+		 TABLES_SET, table_afs());
+	write_sysreg(TCR2_EL2, 0);
+	controls(true, true, 0);
+}
+
+/*
+ * A walk that faults below the tables: L3_t[0] invalid. Table AF is set
+ * as each table descriptor is used, before the next level is read, so the
+ * L0-L2 updates stay made although the walk ends in a Translation fault
+ * (qemu/README.md: "Rules").
+ */
+static void test_fault_below(void)
+{
+	controls(true, true, 0);
+	build_tables();
+	l3_t[0] = 0;
+	run_el1(TCR_EL1_BASE | TCR_EL1_HA, TCR2_HAFT, true, TEST_VA);
+	check_exc("HA=1 HAFT=1, L3 descriptor invalid: Translation fault, "
+		  "level 3, at EL1", 1, EC_DABT_CUR, DFSC_TRANS_L3);
+	check_eq("HA=1 HAFT=1, L3 descriptor invalid: AF still set in the "
+		 "L0 L1 L2 tables walked", TABLES_SET, table_afs());
+}
+
+/*
+ * AT instructions: whether they update the Access flag is IMPLEMENTATION
+ * DEFINED (the pseudocode's AArch64.SetAccessFlag); QEMU does not, for
+ * leaf and table descriptors alike.
+ */
+static void test_at(void)
+{
+	uint64_t par;
+
+	controls(true, true, 0);
+	build_tables();
+	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA,
+			    .tcr2 = TCR2_HAFT, .set_tcr2 = HAVE_TCR2,
+			    .at = true, .va = TEST_VA };
+	par = lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	check_eq("AT S1E1R, HA=1 HAFT=1: PAR_EL1.F 0 and the page's PA",
+		 (uint64_t)data_page[0], par & 0xfffffffff001UL);
+	check_eq("AT S1E1R, HA=1 HAFT=1: no table or page AF set",
+		 0, (table_afs() << 4) | (l3_t[0] >> AF_SHIFT & 1));
+}
+
+/* The EL3 regime: TCR_EL3.HA and TCR_EL3.HAFT (bit 42) */
+static void el3_walk(uint64_t tcr, uint64_t va)
+{
+	uint64_t sctlr = read_sysreg(sctlr_el3) & ~SCTLR_M;
+
+	write_sysreg(mair_el3, MAIR_VALUE);
+	write_sysreg(tcr_el3, tcr);
+	write_sysreg(ttbr0_el3, (uint64_t)l0);
+	asm volatile("isb; tlbi alle3; dsb nsh; isb" : : : "memory");
+	nexc = 0;
+	write_sysreg(sctlr_el3, sctlr | SCTLR_M);
+	isb();
+	(void)*(volatile uint64_t *)va;
+	write_sysreg(sctlr_el3, sctlr);
+	isb();
+}
+
+static void test_el3_walks(void)
+{
+	const uint64_t base = TCR_EL2_BASE | TCR_EL3_HA;
+
+	build_tables();
+	el3_walk(base | TCR_EL3_HAFT, TEST_VA);
+	check_exc("EL3 regime HA=1 HAFT=1: the read takes no fault", 0, 0, 0);
+	check_eq("EL3 regime HA=1 HAFT=1: AF set in the tables walked",
+		 TABLES_SET, table_afs());
+	check_eq("EL3 regime HA=1 HAFT=1: descriptors not walked keep AF "
+		 "clear", 0, unused_afs());
+
+	build_tables();
+	el3_walk(base, TEST_VA);
+	check_eq("EL3 regime HA=1 HAFT=0: no table AF set", 0, table_afs());
+	check_eq("EL3 regime HA=1 HAFT=0: page AF set", 1,
+		 l3_t[0] >> AF_SHIFT & 1);
+
+	build_tables();
+	l3_t[0] |= AF;
+	el3_walk(TCR_EL2_BASE | TCR_EL3_HAFT, TEST_VA);
+	check_eq("EL3 regime HA=0 HAFT=1: no table AF set (HAFT needs HA)",
+		 0, table_afs());
+	write_sysreg(tcr_el3, 0);
+}
+
+/* The EL2&0 regime (HCR_EL2.E2H=1), and TCR2_EL12 */
+static uint64_t el2_write_tcr2_el12(uint64_t v)
+{
+	write_sysreg(TCR2_EL12, v);
+	return 0;
+}
+
+static void test_e2h(void)
+{
+	controls(true, true, HCR_E2H);
+	write_sysreg(TCR2_EL1, 0);
+	write_sysreg(TCR2_EL2, 0);
+	lower(el2_write_tcr2_el12, TCR2_HAFT, SPSR_EL2H);
+	check_exc("E2H=1: EL2 writes TCR2_EL12", 0, 0, 0);
+	check_eq("E2H=1: TCR2_EL12 at EL2 reaches TCR2_EL1, not TCR2_EL2",
+		 HAVE_HAFT ? TCR2_HAFT << 16 : 0,
+		 read_sysreg(TCR2_EL1) << 16 | read_sysreg(TCR2_EL2));
+	write_sysreg(TCR2_EL1, 0);
+
+	build_tables();
+	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA,
+			    .tcr2 = TCR2_HAFT, .set_tcr2 = true,
+			    .va = TEST_VA };
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_exc("EL2&0 regime HA=1 HAFT=1: the read takes no fault",
+		  0, 0, 0);
+	check_eq("E2H=1: TCR2_EL1 at EL2 reaches TCR2_EL2",
+		 HAVE_HAFT ? TCR2_HAFT << 16 : 0,
+		 read_sysreg(TCR2_EL2) << 16 | read_sysreg(TCR2_EL1));
+	check_eq("EL2&0 regime HA=1 HAFT=1: AF set in the tables walked",
+		 TABLES_SET, table_afs());
+
+	build_tables();
+	job.tcr2 = 0;
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_eq("EL2&0 regime HA=1 HAFT=0: no table AF set", 0, table_afs());
+
+	build_tables();
+	job.tcr = TCR_EL1_BASE;
+	job.tcr2 = TCR2_HAFT;
+	l3_t[0] |= AF;
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_eq("EL2&0 regime HA=0 HAFT=1: no table AF set", 0, table_afs());
+
+	/* Written by EL3: SCR_EL3.TCR2En=0 makes it count as 0. */
+	build_tables();
+	write_sysreg(TCR2_EL2, TCR2_HAFT);
+	controls(false, true, HCR_E2H);
+	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA, .va = TEST_VA };
+	lower(el2_job, (uint64_t)&job, SPSR_EL2H);
+	check_eq("EL2&0 regime, SCR_EL3.TCR2En=0: TCR2_EL2.HAFT ignored",
+		 0, table_afs());
+	write_sysreg(TCR2_EL2, 0);
+	controls(true, true, 0);
+}
+
+/* Stage 2: VTCR_EL2.HA and VTCR_EL2.HAFT (bit 44) */
+static void build_stage2_haft(uint64_t vtcr)
+{
+	build_stage2();
+	for (int i = 0; i < 512; i++)
+		s2h_l2[i] = s2h_l3[i] = s2h_l3u[i] = 0;
+	s2_l1[S2_TEST_IPA >> 30] = (uint64_t)s2h_l2 | D_TABLE;
+	s2h_l2[0] = (uint64_t)s2h_l3 | D_TABLE;
+	s2h_l2[1] = (uint64_t)s2h_l3u | D_TABLE;
+	s2h_l3[0] = (uint64_t)data_page[0] | D_PAGE | S2_NORMAL | S2_RW;
+	s2h_l3[1] = (uint64_t)data_page[1] | D_PAGE | S2_NORMAL | S2_RW;
+	/* Everything else stage 2 maps has AF set already. */
+	s2_l1[1] |= AF;
+	s2_l2[((uint64_t)l2_t - 0x40000000UL) >> 21] |= AF;
+	write_sysreg(vtcr_el2, VTCR_VALUE | vtcr);
+}
+
+static uint64_t s2_afs(void)
+{
+	const uint64_t *const d[] = { &s2_l1[S2_TEST_IPA >> 30], &s2h_l2[0],
+				      &s2h_l3[0] };
+
+	return afs(3, d);
+}
+
+static uint64_t run_s2(uint64_t vtcr, bool at)
+{
+	uint64_t par = 0;
+
+	build_stage2_haft(vtcr);
+	controls(true, true, HCR_VM);
+	job = (struct job){ .tcr = TCR_EL1_BASE, .s1_off = true,
+			    .va = S2_TEST_IPA };
+	nexc = 0;
+	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
+	if (at)
+		par = call_lower(el2_at_job, (uint64_t)&job, SPSR_EL2H);
+	else
+		call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	controls(true, true, 0);
+	return par;
+}
+
+static void test_stage2(void)
+{
+	run_s2(VTCR_HA | VTCR_HAFT, false);
+	check_exc("stage 2 HA=1 HAFT=1: the read takes no fault", 0, 0, 0);
+	check_eq("stage 2 HA=1 HAFT=1: AF set in the L1 L2 tables walked "
+		 "and the page", HAVE_HAFT ? 0x111 : 0x001, s2_afs());
+	check_eq("stage 2 HA=1 HAFT=1: descriptors not walked keep AF clear",
+		 0, (s2h_l2[1] >> AF_SHIFT & 1) << 4 |
+		    (s2h_l3[1] >> AF_SHIFT & 1));
+
+	run_s2(VTCR_HA, false);
+	check_eq("stage 2 HA=1 HAFT=0: only the page AF set", 0x001,
+		 s2_afs());
+
+	run_s2(VTCR_HAFT, false);
+	check_exc("stage 2 HA=0 HAFT=1: Access flag fault, at EL2",
+		  2, EC_DABT_LOW, DFSC_AF_L3);
+	check_eq("stage 2 HA=0 HAFT=1: no AF set (HAFT needs HA)", 0,
+		 s2_afs());
+
+	check_eq("AT S12E1R, stage 2 HA=1 HAFT=1: PAR_EL1.F 0 and the PA",
+		 (uint64_t)data_page[0],
+		 run_s2(VTCR_HA | VTCR_HAFT, true) & 0xfffffffff001UL);
+	check_eq("AT S12E1R, stage 2 HA=1 HAFT=1: no stage 2 AF set", 0,
+		 s2_afs());
+	write_sysreg(vtcr_el2, VTCR_VALUE);
+}
+
+/*
+ * The race (VARIANT 4, -smp 2): CPU 1, at EL3 with its MMU off, adds 1
+ * to the IGNORED bits [58:51] of l1_t[0] with CAS, as fast as it can,
+ * while CPU 0 walks through that table descriptor at EL1, clearing its
+ * AF with CAS before each walk. Every CPU 1 update must still be there
+ * at the end, and every walk must have set AF. A walker that sets AF
+ * with a plain read-modify-write store instead of a compare-and-swap
+ * loses CPU 1's updates that fall between its read and its write.
+ */
+#define RACE_SHIFT	51
+#define RACE_MASK	(0xffUL << RACE_SHIFT)
+/*
+ * Walks that CPU 1 overlapped (its count moved between the clearing of AF
+ * and the check after the walk) needed, and the most walks tried: the
+ * host decides when the two vCPU threads really run at the same time.
+ */
+#ifndef RACE_OVERLAPS
+#define RACE_OVERLAPS	200000
+#endif
+#define RACE_WALKS	40000000
+extern volatile uint32_t cpu1_go;
+static volatile uint64_t cpu1_stop, cpu1_adds, cpu1_done, cpu1_progress;
+static uint64_t race_overlap, race_walks;
+void cpu1_main(void);
+
+static uint64_t cas64(volatile uint64_t *p, uint64_t old, uint64_t new)
+{
+	asm volatile(".arch_extension lse\n\tcasal %0, %2, [%1]"
+		     : "+r"(old) : "r"(p), "r"(new) : "memory");
+	return old;
+}
+
+void cpu1_main(void)
+{
+	volatile uint64_t *d = &l1_t[0];
+	uint64_t n = 0;
+
+	while (!cpu1_stop) {
+		uint64_t v = *d;
+
+		if (cas64(d, v, (v & ~RACE_MASK) |
+			  ((v + (1UL << RACE_SHIFT)) & RACE_MASK)) == v)
+			cpu1_progress = ++n;
+	}
+	cpu1_adds = n;
+	cpu1_done = 1;
+	for (;;)
+		asm volatile("wfe");
+}
+
+static uint64_t race_job(uint64_t arg)
+{
+	volatile uint64_t *d = &l1_t[0];
+	uint64_t missed = 0;
+
+	(void)arg;
+	write_sysreg(mair_el1, MAIR_VALUE);
+	write_sysreg(tcr_el1, TCR_EL1_BASE | TCR_EL1_HA);
+	write_sysreg(ttbr0_el1, (uint64_t)l0);
+	write_sysreg(TCR2_EL1, TCR2_HAFT);
+	isb();
+	write_sysreg(sctlr_el1, SCTLR_EL1_OFF | SCTLR_M);
+	isb();
+	uint64_t overlaps = 0;
+
+	race_walks = 0;
+	for (int i = 0; i < RACE_WALKS && overlaps < RACE_OVERLAPS; i++) {
+		/* CPU 1 not running at all: stop early, the check says so. */
+		if (i == 1000000 && !overlaps)
+			break;
+		uint64_t v, before = cpu1_progress;
+
+		do {
+			v = *d;
+		} while (cas64(d, v, v & ~AF) != v);
+		asm volatile("dsb sy; tlbi vmalle1; dsb sy; isb" : : : "memory");
+		(void)*(volatile uint64_t *)TEST_VA;
+		if (!(*d & AF))
+			missed++;
+		overlaps += cpu1_progress != before;
+		race_walks++;
+	}
+	write_sysreg(sctlr_el1, SCTLR_EL1_OFF);
+	isb();
+	race_overlap = overlaps;
+	return missed;
+}
+
+static void test_race(void)
+{
+	uint64_t missed, seen;
+
+	controls(true, true, 0);
+	build_tables();
+	l3_t[0] |= AF;
+	asm volatile("dsb sy" : : : "memory");
+	cpu1_go = 1;
+	asm volatile("dsb sy; sev" : : : "memory");
+	/* Let CPU 1 start adding before the first walk. */
+	for (int i = 0; i < 100000 && !(l1_t[0] & RACE_MASK); i++)
+		;
+	missed = lower(race_job, 0, SPSR_EL1H);
+	cpu1_stop = 1;
+	for (int i = 0; i < 10000000 && !cpu1_done; i++)
+		;
+	check_eq("race: CPU 1 started and stopped when asked", 1, cpu1_done);
+	seen = (l1_t[0] & RACE_MASK) >> RACE_SHIFT;
+	puts_("# race: CPU 1 made ");
+	puthex(cpu1_adds);
+	puts_(" updates; CPU 0 made ");
+	puthex(race_walks);
+	puts_(" walks, ");
+	puthex(race_overlap);
+	puts_(" of them while CPU 1 made updates\n");
+	check_exc("race: the walks take no fault", 0, 0, 0);
+	check_eq("race: CPU 1 made updates during enough walks "
+		 "(RACE_OVERLAPS)", 1, race_overlap >= RACE_OVERLAPS);
+	check_eq("race: every walk set the table AF again", 0, missed);
+	check_eq("race: no update of CPU 1 to the table descriptor was lost "
+		 "(its count, mod 256)", cpu1_adds & 0xff, seen);
 }
 
 int main(void)
@@ -735,6 +1143,10 @@ int main(void)
 		 read_sysreg(id_aa64mmfr1_el1) & 0xf);
 	check_eq("ID_AA64MMFR3_EL1.TCRX", HAVE_TCR2 ? 1 : 0,
 		 read_sysreg(ID_AA64MMFR3_EL1) & 0xf);
+	if (VARIANT == 4) {
+		test_race();
+		goto out;
+	}
 
 	if (HAVE_TCR2) {
 		test_tcr2_access();
@@ -753,9 +1165,15 @@ int main(void)
 		}
 	}
 	test_walks();
-	if (HAVE_TCR2)
+	test_fault_below();
+	test_at();
+	if (HAVE_TCR2) {
 		test_el2_walks();
-
+		test_e2h();
+	}
+	test_el3_walks();
+	test_stage2();
+out:
 	puts_("# ");
 	puts_(variant_name[VARIANT]);
 	puts_(nfail ? ": some checks failed\n" : ": all checks passed\n");

@@ -13,6 +13,14 @@
 	.section .text.boot, "ax"
 	.global _start
 _start:
+	/*
+	 * With "-M virt,secure=on" QEMU has no PSCI of its own, so every CPU
+	 * starts here. CPU 1 (-smp 2, the race check) waits until CPU 0 has
+	 * zeroed .bss and sets cpu1_go, then runs cpu1_main() at EL3.
+	 */
+	mrs	x0, mpidr_el1
+	and	x0, x0, #0xff
+	cbnz	x0, secondary
 	ldr	x0, =stack_el3_top
 	mov	sp, x0
 	ldr	x0, =vectors_el3
@@ -32,6 +40,20 @@ _start:
 2:	bl	main
 	bl	semihost_exit
 3:	b	3b
+
+secondary:
+	ldr	x1, =cpu1_go
+4:	wfe
+	ldr	w0, [x1]
+	cbz	w0, 4b
+	ldr	x0, =stack_cpu1_top
+	mov	sp, x0
+	ldr	x0, =vectors_el3
+	msr	vbar_el3, x0
+	isb
+	bl	cpu1_main
+5:	wfe
+	b	5b
 
 /*
  * uint64_t call_lower(uint64_t (*fn)(uint64_t), uint64_t arg, uint64_t spsr)
@@ -182,6 +204,13 @@ sync_low_el3:
 	ret
 1:	handle 3
 
+	/* In .data: CPU 1 reads it before CPU 0 has zeroed .bss. */
+	.data
+	.balign	8
+	.global	cpu1_go
+cpu1_go:
+	.word	0
+
 	.bss
 	.balign	16
 el3_ctx:
@@ -194,3 +223,5 @@ stack_el3_top:
 stack_el2_top:
 	.skip	16384
 stack_el1_top:
+	.skip	16384
+stack_cpu1_top:
