@@ -12,7 +12,7 @@
 # Why QEMU: Debian ships no other VMM for arm64 (kvmtool is in neither
 # bookworm nor sid). Usage: kvm-initramfs.sh [VARIANT]
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap "${CROSS}readelf" rsync
+need mmdebstrap "${CROSS}readelf"
 variant=${1:-kvm}
 image=$BUILD/kernel-$variant/arch/arm64/boot/Image
 main=$BUILD/initramfs.cpio
@@ -23,13 +23,7 @@ tree=$BUILD/linux
 KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
 
 pkgs=qemu-system-arm
-vmm=$CACHE/guest/vmm-$(echo "$pkgs" | sha256sum | cut -c1-12)
-extract() {
-	say "kvm: extracting Debian arm64 packages: $pkgs"
-	run_logged "$CACHE/guest/mmdebstrap-vmm.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$pkgs" bookworm "$1"
-}
-cache_fill "$vmm" extract || die "could not extract $pkgs"
+vmm=$(debian_arm64 vmm "$pkgs") || exit 1
 
 out=$BUILD/initramfs-kvm.cpio
 want=$( (echo "$vmm"; sha256sum "$0" "$image" "$main") | sha256sum | cut -c1-16)
