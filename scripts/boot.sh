@@ -4,7 +4,8 @@
 # -r runs guest suites (comma separated, from guest/tests) and powers off;
 # the console goes to build/results/NAME.log and scripts/verdict.py judges
 # it against the suites asked for. -i gives an interactive shell on the
-# serial console instead.
+# serial console instead. Environment: VIRT=1 adds virtualization=on (the
+# kernel starts at EL2: a KVM host), INITRD= another initramfs.
 . "$(dirname "$0")/lib.sh"
 shopt -s extglob
 
@@ -24,7 +25,10 @@ while getopts k:K:c:a:r:t:n:i opt; do
 	esac
 done
 kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
-initrd=$BUILD/initramfs.cpio
+initrd=${INITRD:-$BUILD/initramfs.cpio}
+# VIRT=1: EL2 for the guest kernel (a KVM host, VHE on max).
+machine=virt,gic-version=3
+[ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
 [ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
 "$QEMU" --version | grep -q haftlab || die "$QEMU is not the lab's QEMU build; refusing to run another emulator"
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
@@ -91,7 +95,7 @@ if [ -n "${NUMA:-}" ]; then
 		fi
 	done
 fi
-Q=("$QEMU" -M virt,gic-version=3 -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
+Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
 
 if [ $interactive = 1 ]; then

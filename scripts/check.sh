@@ -10,13 +10,18 @@
 #     without FEAT_HAFT (arch_has_hw_nonleaf_pmd_young() made always true,
 #     DEBUG_VM on, booted on max,haft=off): the kselftest must fail and
 #     pmdp_test_and_clear_young() must warn.
+#  5. kvm: the longer KVM runs (make test has short ones): the inner guest
+#     runs the kselftest with its 1 GiB set and the host ages the VMM's
+#     memory over five alternations; and a KVM host kernel that uses table
+#     Access flags for an mm with MMU notifiers (the !mm_has_notifiers()
+#     tests taken out of mm/vmscan.c) must fail the host aging check.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie}
+checks=${CHECKS:-variants w1 bisect lie kvm}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -121,7 +126,42 @@ for c in $checks; do
 			result 1 "lie: no Image, QEMU or initramfs ('make build')"
 		fi
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie)" ;;
+	kvm)
+		kinit=$BUILD/initramfs-kvm.cpio
+		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
+			rc=0
+			VIRT=1 INITRD=$kinit "$TOP/scripts/boot.sh" -k kvm -c max -r boot,haft,kvm -t 2400 \
+				-a "lab.kvm_mem=1536 lab.kvm_lru_args=-s,1024 lab.kvm_age=5" \
+				-n check-kvm-long >"$BUILD/check-kvm-long.out" 2>&1 || rc=$?
+			[ $rc = 0 ] || tail -n 30 "$BUILD/check-kvm-long.out" | sed 's/^/# /'
+			result $rc "kvm: the inner guest passes the kselftest with 1 GiB, the host's aging of its memory over five alternations"
+		else
+			result 1 "kvm: no KVM kernel, its initramfs or QEMU (scripts/kernel-build.sh kvm, then scripts/kvm-initramfs.sh)"
+			continue
+		fi
+		git -C "$wt" checkout -q --detach "$head"
+		v=$wt/mm/vmscan.c
+		perl -0pi -e 's/should_clear_pmd_young\(\) &&\s*!mm_has_notifiers\(args->mm\)/should_clear_pmd_young()/g' "$v"
+		n=$(git -C "$wt" diff | grep -c '^-.*mm_has_notifiers(args->mm)' || true)
+		if [ "$n" != 2 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "kvm lie: expected two '!mm_has_notifiers(args->mm)' tests in walk_pmd_range*() of $v, changed $n"
+			continue
+		fi
+		[ -d "$BUILD/kernel-kvm-lie" ] || cp -a "$BUILD/kernel-kvm" "$BUILD/kernel-kvm-lie"
+		KTREE=$wt KOUT=$BUILD/kernel-kvm-lie build "$BUILD/check-kvm-lie.log" \
+			"kvm lie: a KVM host kernel that uses table Access flags for mms with MMU notifiers builds" kvm
+		git -C "$wt" checkout -q -- .
+		rc=0
+		VIRT=1 INITRD=$kinit "$TOP/scripts/boot.sh" -K "$BUILD/kernel-kvm-lie/arch/arm64/boot/Image" \
+			-c max -r kvm -t 900 -a "lab.kvm_age=3 lab.kvm_run=kvm-wait" \
+			-n check-kvm-lie-boot >"$BUILD/check-kvm-lie-boot.out" 2>&1 || rc=$?
+		ok=1
+		[ $rc != 0 ] && grep -q '^    not ok [0-9]* - .*0x0007 walk' "$BUILD/results/check-kvm-lie-boot.log" && ok=0
+		[ $ok = 0 ] || tail -n 30 "$BUILD/check-kvm-lie-boot.out" | sed 's/^/# /'
+		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
+		;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, kvm)" ;;
 	esac
 done
 tap_plan

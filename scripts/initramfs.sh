@@ -14,14 +14,7 @@ exec 9>"$BUILD/.initramfs.lock"
 flock 9 # one assembly at a time: parallel boots share build/initramfs
 
 pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
-rootfs=$CACHE/guest/rootfs-$(echo "$pkgs" | sha256sum | cut -c1-12)
-# Extracted once into the cache that every clone shares (cache_fill).
-extract() {
-	say "guest: extracting Debian arm64 packages: $pkgs"
-	run_logged "$CACHE/guest/mmdebstrap.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$pkgs" bookworm "$1"
-}
-cache_fill "$rootfs" extract || die "could not extract the guest packages"
+rootfs=$(debian_arm64 rootfs "$pkgs") || exit 1
 
 # Our own programs, static, warnings on and fatal.
 bin=$BUILD/guest-bin

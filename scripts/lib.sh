@@ -208,3 +208,19 @@ _apt_download_unpack() {
 	done
 	rm -rf "$tmp/dl"
 }
+
+# debian_arm64 NAME PKGS : Debian bookworm's arm64 packages PKGS (comma
+# separated) with what they depend on, extracted by mmdebstrap once into
+# $CACHE/guest/NAME-HASH, the cache every clone shares (cache_fill);
+# prints that directory.
+debian_arm64() {
+	local dir
+	dir=$CACHE/guest/$1-$(echo "$2" | sha256sum | cut -c1-12)
+	cache_fill "$dir" _debian_arm64 "$1" "$2" >&2 || die "could not extract Debian's arm64 $2"
+	echo "$dir"
+}
+_debian_arm64() {
+	say "extracting Debian arm64 packages: $3"
+	run_logged "$CACHE/guest/mmdebstrap-$2.log" mmdebstrap --variant=extract \
+		--arch=arm64 --include="$3" bookworm "$1"
+}

@@ -20,6 +20,7 @@ plan harness-test deps tree series-sync checkpatch kernel-build qemu-build \
 	guest-memcgs guest-numa-small0 guest-numa-small1 guest-numa-nomem0 \
 	guest-lowmem \
 	guest-soak-max guest-soak-max-haft-off \
+	kernel-build-kvm kvm-initramfs guest-kvm-max guest-kvm-haft-off \
 	tree-newest kernel-build-debug guest-debug-max stock-kernel-fetch stock-max \
 	stock-current-fetch stock-current-max stock-current-haft-off
 
@@ -77,6 +78,20 @@ MEM=768M guest guest-lowmem -c max -r lru-nonleaf -t 300 -a lab.lru_expect=skip
 # Short soak on both CPU models ('make soak DURATION=3600' is the long
 # one); its boots are guest-soak-max and guest-soak-max-haft-off.
 [ -n "$STOPPED" ] || "$TOP/scripts/soak.sh" 45 guest-soak || true
+# A KVM host (configs/kvm.config, booted at EL2 with VHE) running an
+# inner guest under Debian's arm64 QEMU with -accel kvm -cpu host: our
+# kernel and the lab's initramfs inside (guest/tests/kvm). The inner guest
+# must detect FEAT_HAFT exactly when the outer CPU has it and pass the
+# kselftest (128 MiB), before and after the host took a CPU offline and
+# back and put both vCPUs on it; on max the host also ages the VMM's
+# memory with 0x0003 and 0x0007 alternated (guest/tests/kvm-age).
+if host_step kernel-build-kvm "$TOP/scripts/kernel-build.sh" kvm &&
+	host_step kvm-initramfs "$TOP/scripts/kvm-initramfs.sh" kvm; then
+	VIRT=1 INITRD="$BUILD/initramfs-kvm.cpio" guest guest-kvm-max -k kvm -c max \
+		-r boot,haft,kvm -t 1500 -a lab.kvm_age=3
+	VIRT=1 INITRD="$BUILD/initramfs-kvm.cpio" guest guest-kvm-haft-off -k kvm \
+		-c max,haft=off -r boot,haft,kvm -t 1500
+fi
 # The debug kernel (configs/debug.config: DEBUG_VM, DEBUG_VM_PGTABLE,
 # PAGE_TABLE_CHECK, lockdep, KASAN, KFENCE, ...), built from the newest
 # linux-source-6.12 Debian ships (BASE=newest: 6.12.118 from

@@ -1,0 +1,73 @@
+#!/bin/bash
+# Build build/initramfs-kvm.cpio, the initramfs of the KVM host boots: the
+# lab's initramfs (build/initramfs.cpio) followed by a second cpio archive
+# (the kernel unpacks concatenated archives in order) that adds
+#   - Debian's arm64 QEMU (qemu-system-arm, bookworm: qemu-system-aarch64
+#     and the shared libraries it needs, nothing else of the package's
+#     185 MB), the VMM of the inner guest (guest/tests/kvm);
+#   - /lab/kvm/Image, the inner guest's kernel (the KVM variant's Image by
+#     default: the host's own kernel, which has everything a guest needs);
+#   - /lab/kvm/initramfs.cpio, the inner guest's initramfs: the lab's own,
+#     unchanged, so the inner guest runs the same suites the same way.
+# Why QEMU: Debian ships no other VMM for arm64 (kvmtool is in neither
+# bookworm nor sid). Usage: kvm-initramfs.sh [VARIANT]
+. "$(dirname "$0")/lib.sh"
+need mmdebstrap "${CROSS}readelf"
+variant=${1:-kvm}
+image=$BUILD/kernel-$variant/arch/arm64/boot/Image
+main=$BUILD/initramfs.cpio
+tree=$BUILD/linux
+[ -f "$image" ] || die "$image missing: run scripts/kernel-build.sh $variant"
+[ -f "$main" ] || die "$main missing: run scripts/initramfs.sh"
+[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
+KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
+
+pkgs=qemu-system-arm
+vmm=$(debian_arm64 vmm "$pkgs") || exit 1
+
+out=$BUILD/initramfs-kvm.cpio
+want=$( (echo "$vmm"; sha256sum "$0" "$image" "$main") | sha256sum | cut -c1-16)
+if [ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$want" ]; then
+	say "kvm: initramfs up to date"
+	exit 0
+fi
+
+stage=$BUILD/initramfs-kvm
+rm -rf "$stage"
+mkdir -p "$stage/lab/kvm" "$stage/usr/bin"
+# The binary and the closure of its DT_NEEDED libraries, found where the
+# arm64 loader looks (the extracted tree has the usrmerge /lib link).
+libdirs=(lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu)
+declare -A seen=()
+todo=(usr/bin/qemu-system-aarch64)
+cp -a "$vmm/usr/bin/qemu-system-aarch64" "$stage/usr/bin/"
+while [ ${#todo[@]} -gt 0 ]; do
+	f=${todo[0]}
+	todo=("${todo[@]:1}")
+	for lib in $("${CROSS}readelf" -d "$vmm/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ -z "${seen[$lib]:-}" ] || continue
+		seen[$lib]=1
+		found=
+		for d in "${libdirs[@]}"; do
+			if [ -e "$vmm/$d/$lib" ]; then
+				found=$d/$lib
+				break
+			fi
+		done
+		[ -n "$found" ] || die "kvm: $lib (needed by $f) is not in $vmm"
+		mkdir -p "$stage/usr/lib/aarch64-linux-gnu"
+		cp -L "$vmm/$found" "$stage/usr/lib/aarch64-linux-gnu/$lib"
+		todo+=("$found")
+	done
+done
+install -m 644 "$image" "$stage/lab/kvm/Image"
+install -m 644 "$main" "$stage/lab/kvm/initramfs.cpio"
+tools=$BUILD/initramfs-tools
+[ -x "$tools/usr/gen_init_cpio" ] || die "$tools/usr/gen_init_cpio missing: run scripts/initramfs.sh"
+(cd "$tools" && sh "$tree/usr/gen_initramfs.sh" -o "$out.extra" -d "$KBUILD_BUILD_TIMESTAMP" \
+	-u squash -g squash "$stage") || die "usr/gen_initramfs.sh could not pack $stage"
+cat "$main" "$out.extra" >"$out.tmp"
+rm -f "$out.extra"
+mv "$out.tmp" "$out"
+echo "$want" >"$out.hash"
+say "kvm: initramfs ready ($(du -h "$out" | cut -f1); Debian $(zcat "$vmm/usr/share/doc/qemu-system-arm/changelog.Debian.gz" | head -1 | cut -d' ' -f1,2))"
