@@ -87,14 +87,6 @@ refused() { # CPU WORDS...: QEMU must refuse -cpu CPU, saying all WORDS
 		tap "not ok - host: -cpu $cpu is refused, naming $*: expected an error, seen '${msg:-no error}'"; fi
 	echo "#   $msg"
 }
-props() { # CPU: what the CPU's haft and tcr2 properties read after realize
-	printf '%s\n' '{"execute":"qmp_capabilities"}' \
-		'{"execute":"qom-get","arguments":{"path":"/machine/unattached/device[0]","property":"haft"}}' \
-		'{"execute":"qom-get","arguments":{"path":"/machine/unattached/device[0]","property":"tcr2"}}' \
-		'{"execute":"quit"}' |
-		timeout 30 "$QEMU" -M virt -cpu "$1" -nodefaults -nic none -display none -S \
-			-qmp stdio 2>/dev/null | sed -n 's/^{"return": "\([a-z]*\)"}.*/\1/p' | paste -sd' '
-}
 if [ -z "${HAFT_TEST_RUNS:-}" ]; then
 	# The queue is meant for upstream: QEMU's own checkpatch, clean.
 	while IFS= read -r p; do
@@ -109,7 +101,7 @@ if [ -z "${HAFT_TEST_RUNS:-}" ]; then
 	refused max,tcr2=off,haft=on haft tcr2
 	refused max,x-haft-without-tcr2=on,haft=off x-haft-without-tcr2 haft=off
 	for c in "max:on on" "max,haft=off:off on" "max,tcr2=off:off off" "max,x-haft-without-tcr2=on:on off"; do
-		seen=$(props "${c%%:*}")
+		seen=$(qemu_cpu_props "${c%%:*}" haft tcr2)
 		what="host: -cpu ${c%%:*}: haft and tcr2 read what is implemented (${c#*:})"
 		if [ "$seen" = "${c#*:}" ]; then
 			tap "ok - $what"

@@ -56,19 +56,9 @@ for f in "$kdir/../../../.config" "$kdir/config-${kbase#vmlinuz-}" "$kdir/config
 done
 [ -n "$kconfig" ] || warn "no kernel config found next to $kernel: expecting no FEAT_HAFT"
 release=$(sed -n 's|^# Linux/arm64 \([0-9]*\.[0-9]*\)[^ ]* Kernel Configuration$|\1|p' "${kconfig:-/dev/null}" | head -1)
-# Whether this QEMU's -cpu max implements FEAT_HAFT (our queue): asked of
-# the binary itself, as the 'haft' property of a stopped virt machine's
-# CPU (QMP qom-get; an emulator without the property answers an error).
-qemu_has_haft() {
-	printf '%s\n' '{"execute":"qmp_capabilities"}' \
-		'{"execute":"qom-get","arguments":{"path":"/machine/unattached/device[0]","property":"haft"}}' \
-		'{"execute":"quit"}' |
-		timeout 30 "$QEMU" -M virt -cpu max -nodefaults -nic none -display none -S \
-			-qmp stdio 2>/dev/null | grep -q '"return": "on"'
-}
 haft=0
 if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
-	qemu_has_haft &&
+	[ "$(qemu_cpu_props max haft)" = on ] &&
 	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* &&
 		"$cpu" != *x-haft-without-tcr2=on* ]] &&
 	[[ " $append " != *" arm64.nohaft "* && " $append " != *" id_aa64mmfr1.hafdbs="?(0x)[12]" "* ]]; then

@@ -49,8 +49,7 @@ for t in "${CROSS}gcc" ccache mmdebstrap ninja dtc dpkg-source; do need "$t"; do
 # with qemu_tools_env). The deb-src entry for sid's qemu is in the same
 # private apt state.
 qemu_apt_update
-cache_fill "$QEMU_TOOLS" _qemu_tools_unpack meson python3-pycotap ||
-	die "could not fetch Debian trixie's meson and python3-pycotap"
+apt_unpack "$QEMU_TOOLS" "$QEMU_APT" meson python3-pycotap
 v=$(qemu_tools_env && meson --version) || die "$QEMU_TOOLS: meson does not run"
 printf '1.5\n%s\n' "$v" | sort -V -C || die "$QEMU_TOOLS has meson $v; QEMU needs 1.5 or newer"
 mkdir -p "$CACHE"

@@ -154,12 +154,6 @@ qemu_tools_env() {
 	export PATH="$QEMU_TOOLS/usr/bin:$PATH"
 	export PYTHONPATH="$QEMU_TOOLS/usr/lib/python3/dist-packages${PYTHONPATH:+:$PYTHONPATH}"
 }
-_qemu_tools_unpack() {
-	local tmp=$1
-	shift
-	say "fetching Debian trixie's $* into ${tmp%.tmp}"
-	_apt_download_unpack "$tmp" "$QEMU_APT" "$@"
-}
 # cache_fill DIR FUNC ARGS... : make DIR once, with FUNC TMPDIR ARGS...
 # filling TMPDIR. The caches are shared by every clone on the machine, so
 # DIR is made under a lock, in DIR.tmp, and renamed into place only when
@@ -183,30 +177,43 @@ cache_fill() {
 	return $rc
 }
 
-# newer_apt_unpack DIR PKG[=VERSION]... : download the packages from the
-# newer suites and unpack them all into DIR, once (cache_fill).
-newer_apt_unpack() {
+# apt_unpack DIR APTDIR PKG[=VERSION]... : download the packages with the
+# private apt state in APTDIR and unpack them all into DIR, once
+# (cache_fill).
+apt_unpack() {
 	local dir=$1
 	shift
-	cache_fill "$dir" _newer_apt_unpack "$@" || die "could not fetch and unpack $*"
+	cache_fill "$dir" _apt_download_unpack "$@" || die "could not fetch and unpack ${*:2}"
 }
-_newer_apt_unpack() {
-	local tmp=$1
-	shift
-	say "fetching Debian's $* (arm64) into ${tmp%.tmp}"
-	_apt_download_unpack "$tmp" "$NEWER_APT" "$@"
-}
+newer_apt_unpack() { apt_unpack "$1" "$NEWER_APT" "${@:2}"; }
 # _apt_download_unpack TMP APTDIR PKG... : download the packages with the
 # private apt state in APTDIR and unpack them all into TMP.
 _apt_download_unpack() {
 	local tmp=$1 aptdir=$2 deb
 	shift 2
+	say "fetching Debian's $* into ${tmp%.tmp}"
 	mkdir -p "$tmp/dl"
 	(cd "$tmp/dl" && run_logged "$tmp/download.log" private_apt "$aptdir" apt-get download -q "$@") || return 1
 	for deb in "$tmp"/dl/*.deb; do
 		dpkg-deb -x "$deb" "$tmp" || return 1
 	done
 	rm -rf "$tmp/dl"
+}
+
+# qemu_cpu_props CPU PROP... : what the properties of a stopped virt
+# machine's CPU read after realize (QMP qom-get), one word each, space
+# separated; an emulator without a property answers nothing for it.
+qemu_cpu_props() {
+	local cpu=$1 prop
+	shift
+	{
+		echo '{"execute":"qmp_capabilities"}'
+		for prop; do
+			echo '{"execute":"qom-get","arguments":{"path":"/machine/unattached/device[0]","property":"'"$prop"'"}}'
+		done
+		echo '{"execute":"quit"}'
+	} | timeout 30 "$QEMU" -M virt -cpu "$cpu" -nodefaults -nic none -display none -S \
+		-qmp stdio 2>/dev/null | sed -n 's/^{"return": "\([a-z]*\)"}.*/\1/p' | paste -sd' '
 }
 
 # debian_arm64 NAME PKGS : Debian bookworm's arm64 packages PKGS (comma
