@@ -86,14 +86,22 @@ host() {
 
 rows=$(boot_rows test) || exit 1
 [ -n "$rows" ] || die "no row of ${BOOTS#"$TOP"/} is for test"
-declare -A is_row=() needs=() in_seq=()
+# before[X]: what must have passed for X to run: for a row, the steps it
+# needs; for such a step, the steps listed before it for the same row.
+declare -A is_row=() before=() in_seq=()
 seq=()
 add() { [ -n "${in_seq[$1]:-}" ] || { seq+=("$1"); in_seq[$1]=1; }; }
 for s in "${first[@]}"; do add "$s"; done
 for r in $rows; do
 	is_row[$r]=1
-	needs[$r]=$(row_needs "$r") || exit 1
-	for s in ${needs[$r]}; do add "$s"; done
+	needs=$(row_needs "$r") || exit 1
+	prev=
+	for s in $needs; do
+		[ -n "${in_seq[$s]:-}" ] || before[$s]=$prev
+		add "$s"
+		prev="$prev $s"
+	done
+	before[$r]=$prev
 	add "$r"
 	for s in "${late[@]}"; do
 		ready=1
@@ -106,32 +114,24 @@ for s in "${late[@]}"; do
 done
 plan "${seq[@]}"
 
-# Run the sequence. A host step a row needs runs once, before the first
-# such row, and only when the steps before it in that row's list passed;
-# a row boots only when all its steps passed (otherwise it, and any step
-# not run, stays never judged: a failure in the summary). A row that
-# 'make soak' also runs goes through scripts/soak.sh (DURATION=45 here).
-declare -A done_ok=()
+# Run the sequence, each item once, in order. A step a row needs runs only
+# when the steps before it passed, and the row boots only when all its
+# steps passed; otherwise it stays never judged: a failure in the summary.
+# A row that 'make soak' also runs goes through scripts/soak.sh (45 s).
+declare -A passed=()
 for s in "${seq[@]}"; do
+	ok=1
+	for x in ${before[$s]:-}; do [ -n "${passed[$x]:-}" ] || ok=0; done
+	[ $ok = 1 ] || continue
 	if [ -z "${is_row[$s]:-}" ]; then
-		# A row's step: run with the first row that needs it (below).
-		for r in $rows; do [[ " ${needs[$r]} " == *" $s "* ]] && continue 2; done
-		host "$s"
+		host "$s" && passed[$s]=1
 		continue
 	fi
-	r=$s ok=1
-	for n in ${needs[$r]}; do
-		if [ -z "${done_ok[$n]:-}" ]; then
-			if [ $ok = 1 ] && host "$n"; then done_ok[$n]=yes; else done_ok[$n]=no; fi
-		fi
-		[ "${done_ok[$n]}" = yes ] || ok=0
-	done
-	[ $ok = 1 ] || continue
-	boot_row "$r"
+	boot_row "$s"
 	if [[ ",$ROW_TARGETS," == *,soak,* ]]; then
-		guest "$r" "$TOP/scripts/soak.sh" 45 "$r"
+		guest "$s" "$TOP/scripts/soak.sh" 45 "$s"
 	else
-		guest "$r"
+		guest "$s"
 	fi
 done
 
