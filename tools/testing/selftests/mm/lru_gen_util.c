@@ -435,10 +435,36 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+int lru_gen_walk_counts(const struct lru_gen_lruvec *before,
+			const struct lru_gen_lruvec *after, struct lru_gen_counts *c)
+{
+	if (after->max_seq != before->max_seq + 1) {
+		fail("aging from %lu left max_seq at %lu", before->max_seq,
+		     after->max_seq);
+		return -1;
+	}
+	*c = after->walk;
+	switch (after->counters) {
+	case LRU_GEN_NO_COUNTERS:
+		fail("%s has no page table walk counters for memcg %u",
+		     LRU_GEN_DEBUGFS_FULL, after->memcg);
+		return -1;
+	case LRU_GEN_ALL_WALKS:
+		c->total -= before->walk.total;
+		c->young -= before->walk.young;
+		c->found -= before->walk.found;
+		c->added -= before->walk.added;
+		break;
+	case LRU_GEN_LAST_WALK:
+		break;
+	}
+	return 0;
+}
+
 int lru_gen_walk(const struct lru_gen_target *t, bool force_scan,
 		 struct lru_gen_lruvec *v, struct lru_gen_walk *w)
 {
-	struct lru_gen_counts before;
+	struct lru_gen_lruvec before;
 	double t0;
 	int ret;
 
@@ -452,7 +478,7 @@ int lru_gen_walk(const struct lru_gen_target *t, bool force_scan,
 		w->early = v->anon[0];
 	}
 	w->seq = v->max_seq;
-	before = v->walk;
+	before = *v;
 	usleep(1000);
 	t0 = now_ms();
 	if (lru_gen_age(t->memcg, t->node, w->seq, t->swappiness, force_scan))
@@ -460,26 +486,7 @@ int lru_gen_walk(const struct lru_gen_target *t, bool force_scan,
 	w->ms = now_ms() - t0;
 	if (lru_gen_read(t->memcg, t->node, v))
 		return -1;
-	if (v->max_seq != w->seq + 1) {
-		fail("aging from %lu left max_seq at %lu", w->seq, v->max_seq);
-		return -1;
-	}
-	w->counts = v->walk;
-	switch (v->counters) {
-	case LRU_GEN_NO_COUNTERS:
-		fail("%s has no page table walk counters for memcg %u",
-		     LRU_GEN_DEBUGFS_FULL, t->memcg);
-		return -1;
-	case LRU_GEN_ALL_WALKS:
-		w->counts.total -= before.total;
-		w->counts.young -= before.young;
-		w->counts.found -= before.found;
-		w->counts.added -= before.added;
-		break;
-	case LRU_GEN_LAST_WALK:
-		break;
-	}
-	return 0;
+	return lru_gen_walk_counts(&before, v, &w->counts);
 }
 
 int lru_gen_drop_translations(void *p, size_t len)

@@ -97,7 +97,7 @@ struct lru_gen_walk {
 	double ms;			/* the aging command's elapsed time */
 };
 
-/* A line reader with a growing buffer */
+/* A line reader with a growing buffer; start from { .fd = -1 }. */
 struct lru_gen_lines {
 	int fd;
 	int err;			/* errno that ended the reading early */
@@ -140,6 +140,14 @@ int lru_gen_age(unsigned int memcg, int node, unsigned long max_seq,
 int lru_gen_evict(unsigned int memcg, int node, unsigned long seq,
 		  int swappiness, unsigned long nr_to_reclaim);
 
+/*
+ * The counters of the one walk that aged @before (a read of a lruvec) into
+ * @after (a read of it just after): those listed with CONFIG_LRU_GEN_STATS,
+ * the difference of the sums without. Fails unless @after is one
+ * generation younger and has counters.
+ */
+int lru_gen_walk_counts(const struct lru_gen_lruvec *before,
+			const struct lru_gen_lruvec *after, struct lru_gen_counts *c);
 /*
  * Make room for one more generation, which aging without force_scan needs
  * (it fails with -ERANGE at LRU_GEN_NR_GENS): evict the generations older
