@@ -83,21 +83,6 @@ static void die(const char *fmt, ...)
 	exit(1);
 }
 
-static int slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY);
-	size_t len = 0;
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : 0;
-}
-
 static int put(const char *path, const char *fmt, ...)
 {
 	char buf[128];
@@ -297,7 +282,7 @@ static void seed_run(unsigned int caps, int rep, bool force)
 		usleep(500000);
 		if (waitpid(seed_pid, NULL, WNOHANG) == seed_pid)
 			die("stress-ng exited early");
-		if (slurp(path, buf, sizeof(buf)))
+		if (lru_gen_read_str(path, buf, sizeof(buf)))
 			die("cannot read %s", path);
 		cur = strtoul(buf, NULL, 10);
 		if (cur >= set_len && cur == last)
@@ -341,14 +326,14 @@ int main(int argc, char **argv)
 	pmd_span = page_size * per_region;
 	while ((opt = getopt(argc, argv, "s:r:n")) != -1) {
 		switch (opt) {
-		case 's':
-			set_mib = strtoul(optarg, NULL, 0);
+		case 'n':
+			only_off = true;
 			break;
 		case 'r':
 			reps = atoi(optarg);
 			break;
-		case 'n':
-			only_off = true;
+		case 's':
+			set_mib = strtoul(optarg, NULL, 0);
 			break;
 		default:
 			fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
@@ -363,7 +348,7 @@ int main(int argc, char **argv)
 		nset = 1;
 	nr_pages = (set_mib << 20) / page_size;
 	nr_regions = (set_mib << 20) / pmd_span;
-	if (slurp(ENABLED, saved_caps, sizeof(saved_caps)))
+	if (lru_gen_read_str(ENABLED, saved_caps, sizeof(saved_caps)))
 		die("no %s", ENABLED);
 	saved_caps[strcspn(saved_caps, "\n")] = '\0';
 	atexit(restore);
@@ -381,7 +366,7 @@ int main(int argc, char **argv)
 			char thp[128];
 
 			/* stress-ng's vm stressor may ask for THP: keep PTE tables */
-			if (!slurp(THP, thp, sizeof(thp))) {
+			if (!lru_gen_read_str(THP, thp, sizeof(thp))) {
 				char *b = strchr(thp, '['), *e = b ? strchr(b, ']') : NULL;
 
 				if (b && e) {

@@ -188,21 +188,6 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-static int read_file(const char *path, char *buf, size_t size)
-{
-	size_t len = 0;
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : 0;
-}
-
 /* Write @caps to lru_gen/enabled and return what it reads back. */
 static unsigned int set_caps(unsigned int caps)
 {
@@ -672,7 +657,7 @@ static int thp_case(bool on)
 	struct lru_gen_walk w;
 	int ret = KSFT_FAIL;
 
-	if (read_file(THP_PATH, buf, sizeof(buf)) || strstr(buf, "[never]")) {
+	if (lru_gen_read_str(THP_PATH, buf, sizeof(buf)) || strstr(buf, "[never]")) {
 		explain("THP is not available (%s)", THP_PATH);
 		return KSFT_SKIP;
 	}
@@ -779,10 +764,10 @@ static void setup_cgroup(void)
 
 	if (statfs(CGROUP_ROOT, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
 		ksft_exit_skip("cgroup v2 is not mounted at %s\n", CGROUP_ROOT);
-	if (read_file(CGROUP_ROOT "/cgroup.controllers", buf, sizeof(buf)) ||
+	if (lru_gen_read_str(CGROUP_ROOT "/cgroup.controllers", buf, sizeof(buf)) ||
 	    !strstr(buf, "memory"))
 		ksft_exit_skip("the memory controller is not available\n");
-	if (read_file("/proc/self/cgroup", buf, sizeof(buf)) ||
+	if (lru_gen_read_str("/proc/self/cgroup", buf, sizeof(buf)) ||
 	    strncmp(buf, "0::", 3))
 		ksft_exit_skip("this process is not in a cgroup v2 hierarchy\n");
 	p = strchr(buf, '\n');
@@ -791,7 +776,7 @@ static void setup_cgroup(void)
 	snprintf(cg_home, sizeof(cg_home), CGROUP_ROOT "%s/cgroup.procs",
 		 strcmp(buf + 3, "/") ? buf + 3 : "");
 
-	if (read_file(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
+	if (lru_gen_read_str(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
 		ksft_exit_fail_msg("cannot read cgroup.subtree_control\n");
 	if (!strstr(buf, "memory")) {
 		if (lru_gen_write_str(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
@@ -886,7 +871,7 @@ int main(int argc, char **argv)
 		ksft_exit_skip("no multi-gen LRU (%s)\n", ENABLED_PATH);
 	if (access(LRU_GEN_FULL, R_OK) || access(LRU_GEN_PATH, W_OK))
 		ksft_exit_skip("no lru_gen in debugfs (mounted at /sys/kernel/debug?)\n");
-	if (read_file(ENABLED_PATH, caps_saved, sizeof(caps_saved)))
+	if (lru_gen_read_str(ENABLED_PATH, caps_saved, sizeof(caps_saved)))
 		ksft_exit_fail_msg("cannot read %s\n", ENABLED_PATH);
 	caps_saved[strcspn(caps_saved, "\n")] = '\0';
 	caps = strtoul(caps_saved, NULL, 0);

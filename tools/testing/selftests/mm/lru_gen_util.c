@@ -127,19 +127,19 @@ void lru_gen_lines_free(struct lru_gen_lines *l)
 	l->size = 0;
 }
 
-static int read_small(const char *path, char *buf, size_t size)
+int lru_gen_read_str(const char *path, char *buf, size_t size)
 {
-	ssize_t n;
+	size_t len = 0;
+	ssize_t n = 0;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, size - 1);
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
 	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	buf[len] = '\0';
+	return n < 0 ? -1 : 0;
 }
 
 int lru_gen_write_str(const char *path, const char *s)
@@ -158,7 +158,7 @@ unsigned int lru_gen_caps(void)
 {
 	char buf[32];
 
-	if (read_small(LRU_GEN_ENABLED, buf, sizeof(buf)))
+	if (lru_gen_read_str(LRU_GEN_ENABLED, buf, sizeof(buf)))
 		return 0;
 	return strtoul(buf, NULL, 0);
 }

@@ -117,6 +117,8 @@ const char *lru_gen_error(void);
 /* Allocate and touch @size bytes of the buffer the functions below read with. */
 int lru_gen_reserve(size_t size);
 
+/* Read @path into @buf: at most @size - 1 bytes and a NUL; 0 unless it failed. */
+int lru_gen_read_str(const char *path, char *buf, size_t size);
 /* Write @s to @path with one write(); 0 when all of it was taken. */
 int lru_gen_write_str(const char *path, const char *s);
 
