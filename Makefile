@@ -9,7 +9,7 @@ export CACHE CPU
 S := scripts
 
 .PHONY: help deps tree kernel qemu kselftest initramfs build run shell test \
-	harness-test check bench soak mm-selftests patches reset-tree clean
+	harness-test check bench soak mm-selftests patches results reset-tree clean
 
 help:
 	@echo "FEAT_HAFT lab: targets"
@@ -21,6 +21,7 @@ help:
 	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"
 	@echo "  make shell       interactive guest shell on the serial console (Ctrl-A X quits)"
 	@echo "  make patches     export build/linux commits on top of 'base' to patches/"
+	@echo "  make results     publish the last make test into results/ (README.md, test.json) and the cover letter's numbers"
 	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
@@ -70,6 +71,12 @@ soak: build
 
 patches:
 	@$(S)/export-patches.sh
+
+# Publish the last 'make test' (build/results/) into results/test.json and
+# regenerate results/README.md and the cover letter's numbers from it and
+# results/bench.csv; refuses a run with failures.
+results:
+	@$(S)/results.py publish build/results
 
 reset-tree:
 	rm -rf build/linux build/linux.applied build/linux.base

@@ -109,6 +109,32 @@ def read_logs(paths):
     return bench, reclaim, guard
 
 
+def read_csv(path):
+    """The measurements of a bench.csv (write_csv's output), in the shape
+    read_logs gives them, so that published figures are computed from the
+    committed samples (scripts/results.py)."""
+    groups = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            part = row["part"]
+            if part == "aging":
+                key = (part, row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
+                d = groups.setdefault(key, {"tag": row["tag"], "scenario": row["scenario"],
+                                            "walk": row["walk"], "caps": row["setting"], "rep": row["rep"]})
+            elif part == "reclaim":
+                key = (part, row["setting"], row["rep"])
+                d = groups.setdefault(key, {"caps": row["setting"], "rep": row["rep"]})
+            else:
+                key = (part, row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
+                d = groups.setdefault(key, {"tag": row["tag"], "what": row["scenario"],
+                                            "walk": row["walk"], "caps": row["setting"]})
+            d[row["metric"]] = row["value"]
+    bench = [d for k, d in groups.items() if k[0] == "aging"]
+    reclaim = [d for k, d in groups.items() if k[0] == "reclaim"]
+    guard = [d for k, d in groups.items() if k[0] == "guard"]
+    return bench, reclaim, guard
+
+
 def aging_rows(bench):
     """(label, visited off/on, young, youngest, ms off/on, pairs) per row."""
     rows = []

@@ -1,7 +1,8 @@
 #!/bin/bash
 # TAP check: the files patches/ adds (as applied in build/linux) and their
 # copies under arch/ mm/ tools/ Documentation/ here are identical, and no
-# copy exists for a file the series does not add.
+# copy exists for a file the series does not add; the published results
+# are what their data renders.
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 bad=0
@@ -26,6 +27,16 @@ if [ $bad = 0 ]; then
 	tap_result 0 "added files match patches/ ($(echo "$added" | grep -c .) file(s))"
 else
 	tap_result 1 "added files and patches/ disagree"
+fi
+# results/README.md and the cover letter's numbers are generated from the
+# committed data (results/test.json, results/bench.csv): no figure typed
+# by hand, none left stale.
+if out=$(python3 "$TOP/scripts/results.py" render --check 2>&1); then
+	tap_result 0 "results/README.md and the cover letter's numbers are what results/ data renders"
+else
+	echo "$out" | sed 's/^/# /'
+	tap_result 1 "results/README.md or the cover letter's numbers differ from results/ data"
+	bad=1
 fi
 tap_plan
 [ $bad = 0 ]

@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""The lab's published results, kept in one place.
+
+usage: results.py collect RESULTS_DIR JSON   facts of one 'make test' run
+       results.py publish RESULTS_DIR        collect into results/test.json,
+                                             then render
+       results.py render [--check]           results/README.md and the
+                                             cover letter's 'Numbers'
+
+Every figure the project quotes comes from two committed data files:
+results/test.json (what the last 'make test' on a fresh clone saw,
+collected from its build/results/) and results/bench.csv (every sample of
+the last 'make bench', with results/bench.json saying where it ran).
+'render' writes results/README.md and the section of
+patches/0000-cover-letter.patch between its 'Numbers' and 'Base'
+headings from them; '--check' (run by scripts/check-sync.sh in
+'make test') fails when either file differs from what render would
+write, so a figure typed by hand, or data changed without a render,
+cannot get in.
+"""
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(TOP, "results")
+COVER = os.path.join(TOP, "patches", "0000-cover-letter.patch")
+NUMBERS, BASE = "\nNumbers\n-------\n", "\nBase\n----\n"
+
+
+def bench_report():
+    spec = importlib.util.spec_from_file_location("bench_report", os.path.join(TOP, "scripts", "bench-report.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+class Missing(Exception):
+    pass
+
+
+def grab(pattern, text, what, flags=re.M):
+    m = re.search(pattern, text, flags)
+    if not m:
+        raise Missing(what)
+    return m
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+# ---------------------------------------------------------------- collect
+
+def kselftest_facts(log):
+    """The first lru_gen_nonleaf run of a boot: its cases and walks."""
+    text = read(log)
+    cases = re.findall(r"^ +(ok|not ok) [1-7] - (# SKIP )?(?:cold set|hot subset|toggling|THP)", text, re.M)
+    if not cases:
+        return None
+    first = cases[:7]
+    f = {
+        "ok": sum(1 for r, s in first if r == "ok" and not s),
+        "skip": sum(1 for _, s in first if s),
+        "fail": sum(1 for r, _ in first if r == "not ok"),
+    }
+    m = re.search(r"cold walks visited (\d+) leaf entries with non-leaf young on, (\d+) off", text)
+    if m:
+        f["cold_visited_on"], f["cold_visited_off"] = int(m.group(1)), int(m.group(2))
+    m = re.search(r"every cold walk visited all (\d+) leaf entries", text)
+    if m:
+        f["set_pages"] = int(m.group(1))
+    m = re.search(r"youngest gen after re-touching (\d+) pages", text)
+    if m:
+        f["hot_pages"] = int(m.group(1))
+    return f
+
+
+def boot_facts(log):
+    text = read(log)
+    f = {}
+    m = re.search(r"Linux version (\S+)", text)
+    if m:
+        f["kernel"] = m.group(1)
+    f["haft_detected"] = "detected: Hardware managed Access Flag for Table Descriptors" in text
+    m = re.search(r"^ok \d+ - lru_gen/enabled reads the caps for this CPU model", text, re.M)
+    m2 = re.search(r"lab\.expect_caps=(0x[0-9a-f]+)", text)
+    if m and m2:
+        f["caps"] = m2.group(1)
+    k = kselftest_facts(log)
+    if k:
+        f["kselftest"] = k
+    return f
+
+
+def qemu_version():
+    deb = read(os.path.join(TOP, "qemu", "TESTED_VERSION")).strip()
+    return f"{re.sub(r'^[0-9]+:|[+~-].*$', '', deb)} (Debian's {deb})"
+
+
+def collect(resdir):
+    counts = os.path.join(resdir, "counts")
+    planned = os.path.join(resdir, "planned")
+    items, seen = [], set()
+    for line in read(counts).splitlines():
+        name, p, f, s = line.split()
+        items.append([name, int(p), int(f), int(s)])
+        seen.add(name)
+    plan = read(planned).split()
+    missing = [n for n in plan if n not in seen]
+    run = {
+        "date": time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(counts))),
+        "minutes": round((os.path.getmtime(counts) - os.path.getmtime(planned)) / 60),
+        "commit": subprocess.run(["git", "-C", TOP, "rev-parse", "--short=12", "HEAD"],
+                                 capture_output=True, text=True).stdout.strip(),
+        "qemu": qemu_version(),
+        "passed": sum(i[1] for i in items),
+        "failed": sum(i[2] for i in items) + len(missing),
+        "skipped": sum(i[3] for i in items),
+    }
+    boots = {}
+    for name in plan:
+        log = os.path.join(resdir, name + ".log")
+        if os.path.exists(log):
+            boots[name] = boot_facts(log)
+    facts = {"run": run, "items": items, "not_judged": missing, "boots": boots}
+
+    # Particular observations the README and the cover letter quote.
+    text = read(os.path.join(resdir, "guest-kvm-max.log"))
+    walks = re.findall(r"^ *# walk (\d+), (0x000[37]): (\d+) leaf entries visited, (\d+) young, "
+                       r"(\d+) tables from the Bloom filter", text, re.M)
+    if not walks:
+        raise Missing("guest-kvm-max: the host's aging walks of the VMM (kvm-age)")
+    facts["kvm_age"] = [[int(w), c, int(v), int(y), int(b)] for w, c, v, y, b in walks]
+    m = grab(r"# lru_gen_full: (\d+) bytes, (\d+) memcgs", read(os.path.join(resdir, "guest-memcgs.log")),
+             "guest-memcgs: the size of lru_gen_full")
+    facts["memcgs"] = {"bytes": int(m.group(1)), "memcgs": int(m.group(2))}
+    m = grab(r"1\.\.0 # SKIP (.*)$", read(os.path.join(resdir, "guest-lowmem.log")), "guest-lowmem: the skip reason")
+    facts["lowmem_skip"] = m.group(1).strip()
+    facts["soak"] = {}
+    for name in ("guest-soak-max", "guest-soak-max-haft-off"):
+        m = grab(r"^# soak: (\d+ s, \d+ bogo ops, .*)$", read(os.path.join(resdir, name + ".log")),
+                 name + ": the soak's summary line")
+        facts["soak"][name] = m.group(1).strip()
+    return facts
+
+
+# ----------------------------------------------------------------- render
+
+def n(x):
+    return f"{x:,}"
+
+
+def load():
+    with open(os.path.join(RESULTS, "test.json")) as f:
+        test = json.load(f)
+    with open(os.path.join(RESULTS, "bench.json")) as f:
+        bmeta = json.load(f)
+    br = bench_report()
+    bench, reclaim, guard = br.read_csv(os.path.join(RESULTS, "bench.csv"))
+    out = []
+    age = br.aging_table(bench, out)
+    rec = br.reclaim_table(reclaim, out)
+    grd = br.guard_table(guard, out)
+    return test, bmeta, age, rec, grd
+
+
+def r3(r):
+    m, lo, hi = r
+    return f"{m:.3f} ({lo:.3f}..{hi:.3f})"
+
+
+def kvm_totals(test):
+    t = {}
+    for _, caps, v, y, _ in test["kvm_age"]:
+        a = t.setdefault(caps, [0, 0, 0])
+        a[0] += 1
+        a[1] += v
+        a[2] += y
+    return t["0x0003"], t["0x0007"]
+
+
+def para(text):
+    return textwrap.fill(" ".join(text.split()), 72, break_on_hyphens=False)
+
+
+def cover_numbers(test, bmeta, age, rec, grd):
+    run = test["run"]
+    gb, sb = test["boots"]["guest-max"], test["boots"]["stock-current-max"]
+    g, sk = gb["kselftest"], sb["kselftest"]
+    off, on = kvm_totals(test)
+    rows = [("first walk after going cold", "cold-after-hot", 1), ("the cold walk after that", "steady-cold", 2),
+            ("10% of 2 MiB regions hot", "hot10", 1), ("every page hot", "hot", 1),
+            ("one page per 2 MiB", "sparse", 1)]
+    t = [para("All figures come from the lab's results/ ('make test' and 'make bench'). The emulator's "
+              "entry counts are exact; its times only show direction (TCG has no caches and a huge "
+              "software TLB)."),
+         para(f"The selftest on QEMU {run['qemu']} with our patches ({run['date']}), a cold set of "
+              f"{n(g['set_pages'])} pages; leaf entries visited by a cold walk with non-leaf young "
+              "off and on:"),
+         "\n".join([f"  {'kernel':<34}{'0x0003':>9}  {'0x0007':>9}",
+                    f"  {'this series, ' + gb.get('kernel', '?'):<34}{n(g['cold_visited_off']):>9}  "
+                    f"{n(g['cold_visited_on']):>9}",
+                    f"  {'mainline, Debian ' + sb.get('kernel', '?'):<34}{n(sk['cold_visited_off']):>9}  "
+                    f"{n(sk['cold_visited_on']):>9}"]),
+         para(f"The host's aging of a KVM guest's memory (force_scan=0, {off[0]} walks each, "
+              f"alternated): {n(off[1])} leaf entries visited with 0x0003 and {n(on[1])} with 0x0007, "
+              f"{n(off[2])} and {n(on[2])} found young."),
+         para(f"Aging walks of a 1 GiB anonymous set of 4 KiB pages in its own memcg, through debugfs "
+              f"with force_scan=0, 0x0003 and 0x0007 alternated {bmeta['reps']} times in one boot "
+              f"(QEMU {bmeta['qemu']}, {bmeta['date']}); median (min..max) of the on/off ratio, "
+              "paired per repetition:")]
+    tab = ["                               leaf entries visited   walk time",
+           "                               0x0003      0x0007     on/off"]
+    for label, scen, walk in rows:
+        a = age.get((scen, walk))
+        if a:
+            r, vo, vn, _ = a
+            tab.append(f"  {label:<28}{n(int(vo)):>8}   {n(int(vn)):>8}     {r3(r)}")
+    t.append("\n".join(tab))
+    k, st = rec.get("kops_per_s"), rec.get("stime")
+    mm = (grd.get("mmap-touch") or (None,))[0]
+    if k and st:
+        t.append(para(f"A memcg-limited job swapping to zram, with a hot window sliding through its "
+                      f"data, on/off: throughput {r3(k)}, system time {r3(st)}."))
+    if mm:
+        t.append(para(f"With FEAT_HAFT in use, an mmap/touch/munmap loop is {r3(mm)} times as long "
+                      "as with arm64.nohaft on the same emulated CPU."))
+    return "\n\n".join(t) + "\n"
+
+
+def results_readme(test, bmeta, age, rec, grd):
+    run = test["run"]
+    L = ["# Results", "",
+         "Generated by `scripts/results.py render` from `results/test.json` (the",
+         "last `make test` on a fresh clone, collected by `make results`) and",
+         "`results/bench.csv` (`make bench`). Do not edit: `make test` fails when",
+         "this file or the cover letter's numbers differ from the data.", "",
+         "## The last `make test`", "",
+         f"{run['date']}, commit `{run['commit']}`, QEMU {run['qemu']} with `qemu/patches`: "
+         f"**{run['passed']} passed, {run['failed']} failed, {run['skipped']} skipped** "
+         f"in {run['minutes']} minutes (warm caches). Counted are the innermost results "
+         "(a kselftest case inside `run_vmtests.sh` inside a suite counts once).", ""]
+    if test["not_judged"]:
+        L += ["Planned but never judged: " + ", ".join(test["not_judged"]) + ".", ""]
+    L += ["| step or boot | passed | failed | skipped | kernel | HAFT detected | kselftest (7 cases) |",
+          "|---|---|---|---|---|---|---|"]
+    for name, p, f, s in test["items"]:
+        b = test["boots"].get(name, {})
+        k = b.get("kselftest")
+        ks = f"{k['ok']} ok, {k['skip']} skip, {k['fail']} fail" if k else ""
+        det = ("yes" if b.get("haft_detected") else "no") if b else ""
+        L.append(f"| `{name}` | {p} | {f} | {s} | {b.get('kernel', '')} | {det} | {ks} |")
+    L += ["", "## The kselftest's cold walks", "",
+          "Leaf entries visited by the first cold walk with non-leaf young off (`0x0003`) and on "
+          "(`0x0007`), and the hot subset the test re-touched (found young both ways):", "",
+          "| boot | kernel | set, pages | visited, off | visited, on | hot subset, pages |",
+          "|---|---|---|---|---|---|"]
+    for name, b in test["boots"].items():
+        k = b.get("kselftest")
+        if k and "cold_visited_on" in k:
+            L.append(f"| `{name}` | {b.get('kernel', '')} | {n(k.get('set_pages', 0))} | "
+                     f"{n(k['cold_visited_off'])} | {n(k['cold_visited_on'])} | {n(k.get('hot_pages', 0))} |")
+    m = test["memcgs"]
+    L += ["", f"`guest-memcgs`: `lru_gen_full` was {n(m['bytes'])} bytes with {m['memcgs']} memcgs. "
+          f"`guest-lowmem` skipped, as it must: `{test['lowmem_skip']}`.", "",
+          "## The host's aging of a KVM guest's memory (`guest-kvm-max`)", "",
+          "The VMM alone in a memcg, THP off, the guest keeping 64 MiB busy; every walk `force_scan=0`:", "",
+          "| walk | caps | leaf entries visited | young | tables from the Bloom filter |",
+          "|---|---|---|---|---|"]
+    for w, c, v, y, bl in test["kvm_age"]:
+        L.append(f"| {w} | `{c}` | {n(v)} | {n(y)} | {bl} |")
+    off, on = kvm_totals(test)
+    L += [f"| total | `0x0003` / `0x0007` | {n(off[1])} / {n(on[1])} | {n(off[2])} / {n(on[2])} | |", "",
+          "## Soak (45 s per CPU model)", ""]
+    for name, line in test["soak"].items():
+        L.append(f"- `{name}`: {line}")
+    L += ["", "## Benchmarks (`make bench`)", "",
+          f"Measured {bmeta['date']} on QEMU {bmeta['qemu']}, `REPS={bmeta['reps']}`. " + bmeta.get("note", ""), ""]
+    md = read(os.path.join(RESULTS, "bench.md")).split("\n", 2)[2].strip()
+    L += [md.replace("\n## ", "\n### "), "", "![aging walk times](bench.png)", ""]
+    return "\n".join(L)
+
+
+def render(check):
+    test, bmeta, age, rec, grd = load()
+    want_readme = results_readme(test, bmeta, age, rec, grd)
+    cover = read(COVER)
+    i, j = cover.find(NUMBERS), cover.find(BASE)
+    if i < 0 or j < i:
+        sys.exit(f"results: {COVER} has no '{NUMBERS.strip()}' section before '{BASE.strip()}'")
+    want_cover = cover[:i] + NUMBERS + "\n" + cover_numbers(test, bmeta, age, rec, grd) + cover[j:]
+    path = os.path.join(RESULTS, "README.md")
+    have = read(path) if os.path.exists(path) else ""
+    if check:
+        bad = [p for p, h, w in ((path, have, want_readme), (COVER, cover, want_cover)) if h != w]
+        for p in bad:
+            print(f"results: {os.path.relpath(p, TOP)} is not what 'scripts/results.py render' "
+                  "writes from results/*.json and results/bench.csv; run 'make results'")
+        return 1 if bad else 0
+    with open(path, "w") as f:
+        f.write(want_readme)
+    with open(COVER, "w") as f:
+        f.write(want_cover)
+    print(f"results: wrote {os.path.relpath(path, TOP)} and the numbers of {os.path.relpath(COVER, TOP)}")
+    return 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[0] == "collect":
+        facts = collect(argv[1])
+        with open(argv[2], "w") as f:
+            json.dump(facts, f, indent=1)
+            f.write("\n")
+        return 0
+    if len(argv) == 2 and argv[0] == "publish":
+        facts = collect(argv[1])
+        run = facts["run"]
+        if run["failed"]:
+            sys.exit(f"results: that run had {run['failed']} failure(s); only a passing run is published")
+        with open(os.path.join(RESULTS, "test.json"), "w") as f:
+            json.dump(facts, f, indent=1)
+            f.write("\n")
+        return render(False)
+    if argv in (["render"], ["render", "--check"]):
+        return render(len(argv) == 2)
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Missing as e:
+        sys.exit(f"results: not found in the run's logs: {e}")
+    except FileNotFoundError as e:
+        sys.exit(f"results: {e.filename} missing")
