@@ -5,7 +5,7 @@
 # guest/src cross-built statically, and anything a later step left in
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap cc "${CROSS}gcc" rsync
+need mmdebstrap cc "${CROSS}gcc" "${CROSS}ar" rsync
 tree=$BUILD/linux
 [ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree' (the initramfs is packed with its usr/gen_initramfs.sh)"
 KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
@@ -16,15 +16,28 @@ flock 9 # one assembly at a time: parallel boots share build/initramfs
 pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
 rootfs=$(debian_arm64 rootfs "$pkgs") || exit 1
 
-# Our own programs, static, warnings on and fatal.
+# Our own programs, static, warnings on and fatal. They share the
+# kselftest's lru_gen helper (tools/testing/selftests/mm/lru_gen_util.c,
+# the series' copy): compiled once into a library, not a program, that
+# each program is linked with (only what it uses is taken).
 bin=$BUILD/guest-bin
-mkdir -p "$bin"
+lib=$BUILD/guest-lib
+helper=$TOP/tools/testing/selftests/mm/lru_gen_util
+mkdir -p "$bin" "$lib"
+if [ ! -f "$lib/liblru_gen_util.a" ] || [ "$helper.c" -nt "$lib/liblru_gen_util.a" ] ||
+	[ "$helper.h" -nt "$lib/liblru_gen_util.a" ]; then
+	say "guest: compiling $(basename "$helper.c") (library)"
+	"${CROSS}gcc" -O2 -Wall -Wextra -Werror -c -o "$lib/lru_gen_util.o" "$helper.c"
+	rm -f "$lib/liblru_gen_util.a"
+	"${CROSS}ar" rcs "$lib/liblru_gen_util.a" "$lib/lru_gen_util.o"
+fi
 for c in "$TOP"/guest/src/*.c; do
 	[ -e "$c" ] || continue
 	b=$bin/$(basename "$c" .c)
-	if [ ! -x "$b" ] || [ "$c" -nt "$b" ]; then
+	if [ ! -x "$b" ] || [ "$c" -nt "$b" ] || [ "$lib/liblru_gen_util.a" -nt "$b" ]; then
 		say "guest: compiling $(basename "$c")"
-		"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -o "$b" "$c"
+		"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -I"$(dirname "$helper")" \
+			-o "$b" "$c" "$lib/liblru_gen_util.a"
 	fi
 done
 

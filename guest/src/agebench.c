@@ -28,10 +28,12 @@
  * deterministic cost; "youngest" the pages in the youngest generation after
  * it (pages promoted). Lines starting '#' are commentary.
  *
- * The walk protocol is the kselftest's (selftests/mm/lru_gen_nonleaf):
- * force_scan=0 for every measured walk, a force_scan=1 seed walk to fill the
- * Bloom filter, an mprotect() round trip before touching so the emulator's
- * TLB cannot hide accesses, and eviction only of (nearly) empty generations.
+ * The walk protocol is the kselftest's (selftests/mm/lru_gen_nonleaf), and
+ * so is the code that reads lru_gen and drives the walks (lru_gen_util.c,
+ * next to it): force_scan=0 for every measured walk, a force_scan=1 seed
+ * walk to fill the Bloom filter, an mprotect() round trip through PROT_NONE
+ * before touching so the emulator's TLB cannot hide accesses, and eviction
+ * only of (nearly) empty generations. The page size is the system's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,32 +51,24 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#define ENABLED		"/sys/kernel/mm/lru_gen/enabled"
-#define LRU_GEN		"/sys/kernel/debug/lru_gen"
-#define LRU_GEN_FULL	"/sys/kernel/debug/lru_gen_full"
+#include "lru_gen_util.h"
+
+#define ENABLED		LRU_GEN_ENABLED
 #define THP		"/sys/kernel/mm/transparent_hugepage/enabled"
 #define CG		"/sys/fs/cgroup"
-#define NR_GENS		4
 #define SWAPPINESS	200
 #define SLACK		64
-#define PAGE		4096UL
-#define PMD_SPAN	(512 * PAGE)
-
-struct gens {
-	unsigned long max_seq, min_seq;
-	unsigned long anon[NR_GENS], file[NR_GENS];	/* by max_seq - seq */
-	unsigned long walk[4];	/* tyfa of the walk that made max_seq */
-	bool have_walk;
-};
+/* The pages found young by a walk, counted back from the new max_seq */
+#define FOUND		1
 
 static unsigned long set_mib = 1024, nr_pages, nr_regions;
+static size_t page_size, pmd_span, per_region;	/* pages in a PTE table */
 static int reps = 5;
 static bool only_off;
 static char *set;
 static size_t set_len;
 static unsigned int memcg_id;
 static char cg_dir[128], saved_caps[32], saved_thp[64];
-static char rbuf[1 << 17];
 static pid_t seed_pid;
 
 static void die(const char *fmt, ...)
@@ -108,18 +102,11 @@ static int put(const char *path, const char *fmt, ...)
 {
 	char buf[128];
 	va_list ap;
-	ssize_t n;
-	int fd;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	n = write(fd, buf, strlen(buf));
-	close(fd);
-	return n == (ssize_t)strlen(buf) ? 0 : -1;
+	return lru_gen_write_str(path, buf);
 }
 
 static double now_ms(void)
@@ -145,106 +132,8 @@ static void restore(void)
 
 static void use_caps(unsigned int caps)
 {
-	char buf[32];
-
-	if (put(ENABLED, "0x%04x", caps) || slurp(ENABLED, buf, sizeof(buf)) ||
-	    strtoul(buf, NULL, 0) != caps)
+	if (lru_gen_set_caps(caps) != caps)
 		die("lru_gen/enabled does not take 0x%04x", caps);
-}
-
-/* Our memcg's generations on node 0, from lru_gen_full. */
-static void read_gens(struct gens *g)
-{
-	struct {
-		unsigned long seq, anon, file, walk[4];
-		bool gone, have_walk;
-	} e[NR_GENS + 1];
-	bool ours = false, node0 = false;
-	char *line, *next;
-	int nr = 0;
-
-	memset(g, 0, sizeof(*g));
-	if (slurp(LRU_GEN_FULL, rbuf, sizeof(rbuf)))
-		die("cannot read %s", LRU_GEN_FULL);
-	for (line = rbuf; line; line = next) {
-		unsigned long v[5];
-		char m[5], *p = line, *end;
-		unsigned int id;
-		int n;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "memcg %u", &id) == 1) {
-			if (ours)
-				break;
-			ours = id == memcg_id;
-			continue;
-		}
-		if (!ours)
-			continue;
-		if (!strncmp(line, " node ", 6)) {
-			if (node0)
-				break;
-			node0 = atoi(line + 6) == 0;
-			continue;
-		}
-		if (!node0)
-			continue;
-		/* numbers, each followed by a blank or a one-letter mark */
-		for (n = 0; n < 5; n++) {
-			while (*p == ' ')
-				p++;
-			v[n] = strtoul(p, &end, 10);
-			if (end == p)
-				break;
-			m[n] = *end;
-			p = *end ? end + 1 : end;
-		}
-		if (n == 4 && m[0] == ' ' && m[1] == ' ' && nr < NR_GENS) {
-			e[nr].seq = v[0];
-			e[nr].anon = v[2];
-			e[nr].file = v[3];
-			e[nr].gone = m[2] == 'x';
-			e[nr].have_walk = false;
-			nr++;
-		} else if (n == 4 && nr && !memcmp(m, "tyfa", 4)) {
-			memcpy(e[nr - 1].walk, v, sizeof(e[nr - 1].walk));
-			e[nr - 1].have_walk = true;
-		}
-	}
-	if (!nr)
-		die("memcg %u has no generations in %s", memcg_id, LRU_GEN_FULL);
-	g->max_seq = g->min_seq = e[nr - 1].seq;
-	for (int i = nr - 1; i >= 0; i--) {
-		unsigned long age = g->max_seq - e[i].seq;
-
-		if (!e[i].gone)
-			g->min_seq = e[i].seq;
-		g->anon[age] = e[i].anon;
-		g->file[age] = e[i].file;
-		if (age == 1 && e[i].have_walk) {
-			memcpy(g->walk, e[i].walk, sizeof(g->walk));
-			g->have_walk = true;
-		}
-	}
-}
-
-/* Room for a force_scan=0 walk: evict generations that hold (almost) nothing. */
-static bool make_room(struct gens *g)
-{
-	unsigned long last;
-
-	if (g->min_seq + NR_GENS - 1 > g->max_seq)
-		return true;
-	last = g->max_seq - (NR_GENS - 1);
-	for (unsigned long seq = g->min_seq; seq <= last; seq++)
-		if (g->anon[g->max_seq - seq] + g->file[g->max_seq - seq] > SLACK)
-			return false;
-	if (put(LRU_GEN, "- %u 0 %lu %d %lu", memcg_id, last, SWAPPINESS, nr_pages))
-		die("evicting up to generation %lu failed: %s", last, strerror(errno));
-	read_gens(g);
-	return g->min_seq + NR_GENS - 1 > g->max_seq;
 }
 
 /*
@@ -254,33 +143,32 @@ static bool make_room(struct gens *g)
  */
 static bool walk(bool force, const char *scenario, unsigned int caps, int rep, int nr)
 {
-	struct gens g;
-	unsigned long seq;
-	double t0, ms;
+	const struct lru_gen_target t = {
+		.memcg = memcg_id,
+		.node = 0,
+		.swappiness = SWAPPINESS,
+		.slack = SLACK,
+		.nr_to_reclaim = nr_pages,
+	};
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
+	int ret = lru_gen_walk(&t, force, &g, &w);
 
-	read_gens(&g);
-	if (!force && !make_room(&g))
+	if (ret > 0 && !force)
 		return false;
-	seq = g.max_seq;
-	usleep(1000);	/* be scheduled in, or the walk skips this mm */
-	t0 = now_ms();
-	if (put(LRU_GEN, "+ %u 0 %lu %d %d", memcg_id, seq, SWAPPINESS, force))
-		die("aging from %lu failed: %s", seq, strerror(errno));
-	ms = now_ms() - t0;
-	read_gens(&g);
-	if (g.max_seq != seq + 1 || !g.have_walk)
-		die("aging from %lu left max_seq at %lu", seq, g.max_seq);
+	if (ret)
+		die("%s", lru_gen_error());
 	if (scenario)
 		printf("BENCH scenario=%s caps=0x%04x rep=%d walk=%d ms=%.3f visited=%lu young=%lu tables_found=%lu tables_added=%lu youngest=%lu\n",
-		       scenario, caps, rep, nr, ms, g.walk[0], g.walk[1], g.walk[2],
-		       g.walk[3], g.anon[1]);
+		       scenario, caps, rep, nr, w.ms, w.counts.total, w.counts.young,
+		       w.counts.found, w.counts.added, g.anon[FOUND]);
 	fflush(stdout);
 	return true;
 }
 
 static void drop_tlb(char *p, size_t len)
 {
-	if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+	if (lru_gen_drop_translations(p, len))
 		die("mprotect: %s", strerror(errno));
 }
 
@@ -291,8 +179,8 @@ static void touch(char *p, size_t len, bool sparse)
 
 	drop_tlb(p, len);
 	stamp++;
-	for (size_t off = 0; off < len; off += sparse ? PMD_SPAN : PAGE)
-		p[off + (sparse ? ((off / PMD_SPAN) * 37 % 512) * PAGE : 0)] = stamp;
+	for (size_t off = 0; off < len; off += sparse ? pmd_span : page_size)
+		p[off + (sparse ? ((off / pmd_span) * 37 % per_region) * page_size : 0)] = stamp;
 }
 
 /* Seed the Bloom filter with every table, then warm: all young, table AF clear. */
@@ -319,24 +207,8 @@ static void join_cgroup(pid_t pid, const char *name)
 
 static void find_memcg(void)
 {
-	const char *name = cg_dir + strlen(CG);
-	char *line, *next;
-
-	if (slurp(LRU_GEN, rbuf, sizeof(rbuf)))
-		die("cannot read %s", LRU_GEN);
-	for (line = rbuf; line; line = next) {
-		char path[160];
-		unsigned int id;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (sscanf(line, "memcg %u %159s", &id, path) == 2 && !strcmp(path, name)) {
-			memcg_id = id;
-			return;
-		}
-	}
-	die("%s does not list %s", LRU_GEN, name);
+	if (lru_gen_memcg_id(cg_dir + strlen(CG), &memcg_id))
+		die("%s", lru_gen_error());
 }
 
 static void map_set(void)
@@ -344,11 +216,11 @@ static void map_set(void)
 	char *map;
 
 	set_len = set_mib << 20;
-	map = mmap(NULL, set_len + PMD_SPAN, PROT_READ | PROT_WRITE,
+	map = mmap(NULL, set_len + pmd_span, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
 		die("mmap: %s", strerror(errno));
-	set = (char *)(((unsigned long)map + PMD_SPAN - 1) & ~(PMD_SPAN - 1));
+	set = (char *)(((unsigned long)map + pmd_span - 1) & ~(pmd_span - 1));
 	if (madvise(set, set_len, MADV_NOHUGEPAGE))
 		die("MADV_NOHUGEPAGE: %s", strerror(errno));
 	touch(set, set_len, false);
@@ -359,7 +231,7 @@ static void touch_hot10(void)
 {
 	drop_tlb(set, set_len);
 	for (unsigned long r = 0; r < nr_regions; r += 10)
-		touch(set + r * PMD_SPAN, PMD_SPAN, false);
+		touch(set + r * pmd_span, pmd_span, false);
 }
 
 /* One repetition of @name with @caps. */
@@ -463,6 +335,10 @@ int main(int argc, char **argv)
 	int opt, nset = 2;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	page_size = sysconf(_SC_PAGESIZE);
+	/* A PTE table is one page of 8-byte entries. */
+	per_region = page_size / 8;
+	pmd_span = page_size * per_region;
 	while ((opt = getopt(argc, argv, "s:r:n")) != -1) {
 		switch (opt) {
 		case 's':
@@ -479,14 +355,14 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind >= argc || !set_mib || (set_mib << 20) % PMD_SPAN || reps < 1) {
+	if (optind >= argc || !set_mib || (set_mib << 20) % pmd_span || reps < 1) {
 		fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
 		return 2;
 	}
 	if (only_off)
 		nset = 1;
-	nr_pages = (set_mib << 20) / PAGE;
-	nr_regions = (set_mib << 20) / PMD_SPAN;
+	nr_pages = (set_mib << 20) / page_size;
+	nr_regions = (set_mib << 20) / pmd_span;
 	if (slurp(ENABLED, saved_caps, sizeof(saved_caps)))
 		die("no %s", ENABLED);
 	saved_caps[strcspn(saved_caps, "\n")] = '\0';
@@ -502,9 +378,11 @@ int main(int argc, char **argv)
 		const char *name = argv[a];
 
 		if (!strcmp(name, "seed")) {
+			char thp[128];
+
 			/* stress-ng's vm stressor may ask for THP: keep PTE tables */
-			if (!slurp(THP, rbuf, sizeof(rbuf))) {
-				char *b = strchr(rbuf, '['), *e = b ? strchr(b, ']') : NULL;
+			if (!slurp(THP, thp, sizeof(thp))) {
+				char *b = strchr(thp, '['), *e = b ? strchr(b, ']') : NULL;
 
 				if (b && e) {
 					*e = '\0';

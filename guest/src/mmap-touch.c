@@ -4,13 +4,15 @@
  * byte in every STRIDE bytes, unmap, ITER times. Page-fault and page-table
  * allocation heavy; used as a regression guard for MMU changes.
  *
- * Usage: mmap-touch [SIZE_MIB [ITER [STRIDE]]]   (default 128 500 4096)
+ * Usage: mmap-touch [SIZE_MIB [ITER [STRIDE]]]   (default 128 500, and the
+ *        page size: every page)
  * Prints: mmap-touch size_mib=.. iter=.. stride=.. seconds=..
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -24,7 +26,9 @@ int main(int argc, char **argv)
 {
 	unsigned long size = (argc > 1 ? strtoul(argv[1], NULL, 0) : 128) << 20;
 	unsigned long iter = argc > 2 ? strtoul(argv[2], NULL, 0) : 500;
-	unsigned long stride = argc > 3 ? strtoul(argv[3], NULL, 0) : 4096;
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned long stride = argc > 3 ? strtoul(argv[3], NULL, 0) :
+			       page > 0 ? (unsigned long)page : 0;
 	double t0;
 
 	if (!size || !iter || !stride) {

@@ -6,7 +6,8 @@
  * set, so pages keep going from hot to cold (the transition non-leaf PMD
  * young is about) and reclaim has to find the cold ones among the rest.
  * One access in 64 goes to a random page anywhere (cold reads that refault).
- * Page contents compress about 4:1, like typical heap data, for zram.
+ * Page contents compress about 4:1, like typical heap data, for zram. Pages
+ * are the system's; the accesses fall in the first 4 KiB of each page.
  *
  * Run it inside a cgroup with memory.max below SET and swap available.
  * Usage: reclaim-job [SET_MIB [WINDOW_MIB [SECONDS [SLIDE_MS]]]]
@@ -23,8 +24,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
-
-#define PAGE 4096UL
+#include <unistd.h>
 
 static double now(void)
 {
@@ -53,7 +53,10 @@ int main(int argc, char **argv)
 	unsigned long win_mib = argc > 2 ? strtoul(argv[2], NULL, 0) : 128;
 	double secs = argc > 3 ? atof(argv[3]) : 30;
 	double slide = (argc > 4 ? atof(argv[4]) : 200) / 1e3;
-	unsigned long pages = (set_mib << 20) / PAGE, win = (win_mib << 20) / PAGE;
+	long ps = sysconf(_SC_PAGESIZE);
+	unsigned long page = ps > 0 ? (unsigned long)ps : 0;
+	unsigned long pages = page ? (set_mib << 20) / page : 0;
+	unsigned long win = page ? (win_mib << 20) / page : 0;
 	unsigned long ops = 0, start = 0;
 	uint64_t x = 2463534242ULL, sum = 0;
 	double t0, next, t;
@@ -72,9 +75,9 @@ int main(int argc, char **argv)
 	}
 	/* a quarter of each page random, the rest zero: compresses ~4:1 */
 	for (unsigned long p = 0; p < pages; p++) {
-		uint64_t *w = (uint64_t *)(set + p * PAGE);
+		uint64_t *w = (uint64_t *)(set + p * page);
 
-		for (unsigned long i = 0; i < PAGE / 8 / 4; i++)
+		for (unsigned long i = 0; i < page / 8 / 4; i++)
 			w[i * 4] = rnd(&x);
 	}
 	getrusage(RUSAGE_SELF, &ru0);
@@ -83,7 +86,7 @@ int main(int argc, char **argv)
 	for (;;) {
 		for (int i = 0; i < 256; i++, ops++) {
 			unsigned long p = ops % 64 ? start + rnd(&x) % win : rnd(&x) % pages;
-			uint64_t *w = (uint64_t *)(set + (p % pages) * PAGE);
+			uint64_t *w = (uint64_t *)(set + (p % pages) * page);
 
 			sum += w[(x >> 20) % 128];
 			w[(x >> 40) % 128 * 4] += 1;

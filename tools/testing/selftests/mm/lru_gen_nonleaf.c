@@ -38,12 +38,12 @@
  *    mprotect() round trip), so every touch is seen by a table walk. Every
  *    warm walk still verifies that the whole set was found young.
  *
- * The per-walk counters come from lru_gen_full: leaf entries visited, leaf
- * entries young, PTE tables found in the Bloom filter, PTE tables added to
- * it. With CONFIG_LRU_GEN_STATS the line under a generation holds the walk
- * that aged from it; without, as distributions build the kernel, one line
- * holds the sums over all walks, and a walk's figures are the difference
- * of the reads before and after it.
+ * The per-walk counters come from lru_gen_full, read by lru_gen_util.c:
+ * leaf entries visited, leaf entries young, PTE tables found in the Bloom
+ * filter, PTE tables added to it. With CONFIG_LRU_GEN_STATS the line under
+ * a generation holds the walk that aged from it; without, as distributions
+ * build the kernel, one line holds the sums over all walks, and a walk's
+ * figures are the difference of the reads before and after it.
  *
  * The test runs on one NUMA node, the one with the most free memory (see
  * choose_node()), and skips when that is too little for the set.
@@ -70,10 +70,11 @@
 
 #include "../kselftest.h"
 #include "vm_util.h"
+#include "lru_gen_util.h"
 
-#define ENABLED_PATH	"/sys/kernel/mm/lru_gen/enabled"
-#define LRU_GEN_PATH	"/sys/kernel/debug/lru_gen"
-#define LRU_GEN_FULL	"/sys/kernel/debug/lru_gen_full"
+#define ENABLED_PATH	LRU_GEN_ENABLED
+#define LRU_GEN_PATH	LRU_GEN_DEBUGFS
+#define LRU_GEN_FULL	LRU_GEN_DEBUGFS_FULL
 #define THP_PATH	"/sys/kernel/mm/transparent_hugepage/enabled"
 #define ZONEINFO	"/proc/zoneinfo"
 #define CGROUP_ROOT	"/sys/fs/cgroup"
@@ -84,7 +85,7 @@
 #define CAPS_OFF	(CAP_CORE | CAP_MM_WALK)
 #define CAPS_ON		(CAP_CORE | CAP_MM_WALK | CAP_NONLEAF)
 
-#define NR_GENS		4
+#define NR_GENS		LRU_GEN_NR_GENS
 /*
  * A walk from max_seq moves what it finds young into generation max_seq,
  * then opens max_seq + 1 empty. Counted back from the new max_seq, the
@@ -114,52 +115,6 @@
  */
 #define HEADROOM_MIB	32
 
-struct walk {
-	unsigned long total;	/* leaf entries visited */
-	unsigned long young;	/* leaf entries found young */
-	unsigned long found;	/* PTE tables found in the Bloom filter */
-	unsigned long added;	/* PTE tables added to the Bloom filter */
-	/*
-	 * Pages already in the youngest generation when the walk started:
-	 * making room evicts a generation, and the rmap looks around each
-	 * page it checks there, moving young neighbours up and clearing
-	 * their Access flags, so that the walk cannot count them.
-	 */
-	unsigned long early;
-	double ms;
-};
-
-/* What the walk counter line of lru_gen_full holds */
-enum walk_counters {
-	NO_COUNTERS,
-	LAST_WALK,	/* "tyfa": the walk that aged from max_seq - 1 */
-	ALL_WALKS,	/* "TYFA": the sums over all walks of the lruvec */
-};
-
-struct gens {
-	unsigned long max_seq;
-	unsigned long min_seq;			/* of anonymous memory */
-	unsigned long anon[NR_GENS];		/* indexed by max_seq - seq */
-	unsigned long file[NR_GENS];
-	enum walk_counters counters;
-	unsigned long walk[4];			/* total, young, found, added */
-};
-
-/*
- * lru_gen, lru_gen_full and zoneinfo are read a line at a time through one
- * fixed buffer: lru_gen_full takes about 2 KB per memcg and node, which
- * is megabytes on a host with thousands of cgroups, and a buffer that
- * grew with it would be charged to the test's memcg. A line holds at most
- * a cgroup path (PATH_MAX) and a few numbers, so one that does not fit
- * the buffer is reported as an error.
- */
-struct lines {
-	int fd;
-	int err;
-	size_t start, end;
-	char buf[2 * PATH_MAX];
-};
-
 /* Options */
 static unsigned long set_mib = 1024;
 static int rounds = 3;
@@ -179,7 +134,6 @@ static bool caps_changed, subtree_changed;
 static int node;				/* the node tested */
 static bool numa;			/* mbind() is available */
 static unsigned long node_mask[MAX_NODES / (8 * sizeof(long))];
-static struct lines lines;
 static char why[512];
 
 /* Results carried from one case to the next */
@@ -249,93 +203,11 @@ static int read_file(const char *path, char *buf, size_t size)
 	return n < 0 ? -1 : 0;
 }
 
-static int lines_open(struct lines *l, const char *path)
-{
-	l->fd = open(path, O_RDONLY);
-	l->err = l->fd < 0 ? errno : 0;
-	l->start = 0;
-	l->end = 0;
-	return l->fd < 0 ? -1 : 0;
-}
-
-/* The next line, without its newline; NULL at the end or on an error. */
-static char *next_line(struct lines *l)
-{
-	char *line, *nl;
-	ssize_t n;
-
-	for (;;) {
-		line = l->buf + l->start;
-		nl = memchr(line, '\n', l->end - l->start);
-		if (nl) {
-			*nl = '\0';
-			l->start = nl + 1 - l->buf;
-			return line;
-		}
-		memmove(l->buf, line, l->end - l->start);
-		l->end -= l->start;
-		l->start = 0;
-		if (l->end == sizeof(l->buf) - 1) {
-			l->err = EOVERFLOW;
-			return NULL;
-		}
-		n = read(l->fd, l->buf + l->end, sizeof(l->buf) - 1 - l->end);
-		if (n < 0) {
-			l->err = errno;
-			return NULL;
-		}
-		if (!n)
-			break;
-		l->end += n;
-	}
-	if (!l->end)
-		return NULL;
-	/* The last line has no newline. */
-	l->buf[l->end] = '\0';
-	l->end = 0;
-	return l->buf;
-}
-
-/* Returns 0, or the error that ended the reading early. */
-static int lines_close(struct lines *l)
-{
-	if (l->fd >= 0)
-		close(l->fd);
-	l->fd = -1;
-	return l->err;
-}
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
-
-static unsigned int read_caps(void)
-{
-	char buf[32];
-
-	if (read_file(ENABLED_PATH, buf, sizeof(buf)))
-		return 0;
-	return strtoul(buf, NULL, 0);
-}
-
 /* Write @caps to lru_gen/enabled and return what it reads back. */
 static unsigned int set_caps(unsigned int caps)
 {
-	char buf[16];
-
-	snprintf(buf, sizeof(buf), "0x%04x", caps);
 	caps_changed = true;
-	if (write_file(ENABLED_PATH, buf))
-		return 0;
-	return read_caps();
+	return lru_gen_set_caps(caps);
 }
 
 static double now_ms(void)
@@ -372,6 +244,7 @@ static void choose_node(size_t need)
 	static unsigned long allowed[MAX_NODES / (8 * sizeof(long))];
 	unsigned long best = 0, v;
 	int cur = -1, nid;
+	struct lru_gen_lines zi = { .fd = -1 };
 	char *line, word[16];
 
 	numa = !access("/sys/devices/system/node", F_OK);
@@ -380,9 +253,9 @@ static void choose_node(size_t need)
 	else if (syscall(__NR_get_mempolicy, NULL, allowed, MAX_NODES + 1, NULL,
 			 MPOL_F_MEMS_ALLOWED))
 		ksft_exit_fail_msg("get_mempolicy: %s\n", strerror(errno));
-	if (lines_open(&lines, ZONEINFO))
-		ksft_exit_fail_msg("cannot open %s: %s\n", ZONEINFO, strerror(lines.err));
-	while ((line = next_line(&lines))) {
+	if (lru_gen_lines_open(&zi, ZONEINFO))
+		ksft_exit_fail_msg("cannot open %s: %s\n", ZONEINFO, strerror(zi.err));
+	while ((line = lru_gen_next_line(&zi))) {
 		if (sscanf(line, "Node %d, zone", &nid) == 1) {
 			cur = nid >= 0 && nid < MAX_NODES ? nid : -1;
 			continue;
@@ -395,8 +268,9 @@ static void choose_node(size_t need)
 			 (!strcmp(word, "high") || !strcmp(word, "boost")))
 			wmark_pages[cur] += v;
 	}
-	if (lines_close(&lines))
-		ksft_exit_fail_msg("reading %s: %s\n", ZONEINFO, strerror(lines.err));
+	if (lru_gen_lines_close(&zi))
+		ksft_exit_fail_msg("reading %s: %s\n", ZONEINFO, strerror(zi.err));
+	lru_gen_lines_free(&zi);
 
 	node = -1;
 	for (nid = 0; nid < MAX_NODES; nid++) {
@@ -429,205 +303,28 @@ static int bind_to_node(void *p, size_t len)
 	return 0;
 }
 
-/* A number in lru_gen_full, with the letter (or blank) printed after it. */
-static char *number(char *p, unsigned long *val, char *mark)
-{
-	char *end;
-
-	while (*p == ' ')
-		p++;
-	*val = strtoul(p, &end, 10);
-	if (end == p)
-		return NULL;
-	*mark = *end;
-	return *end ? end + 1 : end;
-}
-
-/*
- * Read the generations of our memcg on the node tested from lru_gen_full:
- * for each sequence number a line "seq age_ms anon file" (a count followed
- * by 'x' when seq is below that type's min_seq), tier lines, and a line of
- * page table walk counters. With CONFIG_LRU_GEN_STATS the counters are
- * kept per generation and reset when one is made: the line under seq,
- * marked "tyfa", holds the walk that aged from seq, and the one under
- * max_seq is zeros marked "xxxx". Without it there is one set of counters
- * that is never reset, printed under max_seq only and marked "TYFA"; the
- * lines under older generations are zeros marked "xxxx".
- */
-static int read_gens(struct gens *g)
-{
-	struct {
-		unsigned long seq, anon, file, walk[4];
-		bool anon_gone;
-		enum walk_counters counters;
-	} e[NR_GENS];
-	bool ours = false, in_node = false;
-	char *line;
-	int nr = 0;
-
-	memset(g, 0, sizeof(*g));
-	if (lines_open(&lines, LRU_GEN_FULL)) {
-		explain("cannot open %s: %s", LRU_GEN_FULL, strerror(lines.err));
-		return -1;
-	}
-	while ((line = next_line(&lines))) {
-		unsigned long v[7];
-		char m[7], *p = line;
-		unsigned int id;
-		int n;
-
-		if (sscanf(line, "memcg %u", &id) == 1) {
-			if (ours)
-				break;
-			ours = id == memcg_id;
-			continue;
-		}
-		if (!ours)
-			continue;
-		if (!strncmp(line, " node ", 6)) {
-			if (in_node)
-				break;
-			in_node = atoi(line + 6) == node;
-			continue;
-		}
-		if (!in_node)
-			continue;
-		for (n = 0; n < 7 && *p; n++) {
-			p = number(p, &v[n], &m[n]);
-			if (!p)
-				break;
-		}
-		if (n == 4 && m[0] == ' ' && m[1] == ' ' && nr < NR_GENS) {
-			e[nr].seq = v[0];
-			e[nr].anon = v[2];
-			e[nr].file = v[3];
-			e[nr].anon_gone = m[2] == 'x';
-			e[nr].counters = NO_COUNTERS;
-			nr++;
-		} else if (n == 4 && nr && (!memcmp(m, "tyfa", 4) || !memcmp(m, "TYFA", 4))) {
-			memcpy(e[nr - 1].walk, v, sizeof(e[nr - 1].walk));
-			e[nr - 1].counters = m[0] == 't' ? LAST_WALK : ALL_WALKS;
-		}
-	}
-	if (lines_close(&lines)) {
-		explain("reading %s: %s", LRU_GEN_FULL, strerror(lines.err));
-		return -1;
-	}
-	if (!nr) {
-		explain("memcg %u has no generations on node %d in %s", memcg_id,
-			node, LRU_GEN_FULL);
-		return -1;
-	}
-	g->max_seq = e[nr - 1].seq;
-	g->min_seq = g->max_seq;
-	for (int i = nr - 1; i >= 0; i--) {
-		unsigned long age = g->max_seq - e[i].seq;
-
-		if (!e[i].anon_gone)
-			g->min_seq = e[i].seq;
-		g->anon[age] = e[i].anon;
-		g->file[age] = e[i].file;
-		if ((age == 1 && e[i].counters == LAST_WALK) ||
-		    (age == 0 && e[i].counters == ALL_WALKS)) {
-			memcpy(g->walk, e[i].walk, sizeof(g->walk));
-			g->counters = e[i].counters;
-		}
-	}
-	return 0;
-}
-
-static int lru_gen_cmd(const char *cmd)
-{
-	if (write_file(LRU_GEN_PATH, cmd)) {
-		explain("'%s' > %s failed: %s", cmd, LRU_GEN_PATH, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Make room for one more generation without force_scan: the generations
- * older than max_seq - 2 must go, and they may only hold stray pages of
- * this process, never the working set.
- */
-static int make_room(struct gens *g)
-{
-	unsigned long seq, last;
-	char cmd[96];
-
-	if (g->min_seq + NR_GENS - 1 > g->max_seq)
-		return 0;
-	last = g->max_seq - (NR_GENS - 1);
-	for (seq = g->min_seq; seq <= last; seq++) {
-		unsigned long n = g->anon[g->max_seq - seq] + g->file[g->max_seq - seq];
-
-		if (n > SLACK) {
-			explain("generation %lu holds %lu pages: aging on would evict them",
-				seq, n);
-			return -1;
-		}
-	}
-	snprintf(cmd, sizeof(cmd), "- %u %d %lu %d %lu", memcg_id, node, last,
-		 SWAPPINESS, nr_pages);
-	if (lru_gen_cmd(cmd) || read_gens(g))
-		return -1;
-	if (g->min_seq + NR_GENS - 1 <= g->max_seq) {
-		explain("eviction left min_seq %lu with max_seq %lu", g->min_seq,
-			g->max_seq);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * One aging walk, from max_seq to max_seq + 1. On return @g describes the
  * generations after it and @w the walk's counters and elapsed time.
  */
-static int age(bool force_scan, struct gens *g, struct walk *w, const char *what)
+static int age(bool force_scan, struct lru_gen_lruvec *g, struct lru_gen_walk *w,
+	       const char *what)
 {
-	unsigned long seq, before[4];
-	char cmd[96];
-	double t0;
+	const struct lru_gen_target t = {
+		.memcg = memcg_id,
+		.node = node,
+		.swappiness = SWAPPINESS,
+		.slack = SLACK,
+		.nr_to_reclaim = nr_pages,
+	};
 
-	if (read_gens(g))
-		return -1;
-	if (!force_scan && make_room(g))
-		return -1;
-	seq = g->max_seq;
-	/* Only a walk without force_scan makes room first. */
-	w->early = force_scan ? 0 : g->anon[0];
-	memcpy(before, g->walk, sizeof(before));
-	snprintf(cmd, sizeof(cmd), "+ %u %d %lu %d %d", memcg_id, node, seq,
-		 SWAPPINESS, force_scan);
-	/* Be scheduled in again, or the walk skips this mm. */
-	usleep(1000);
-	t0 = now_ms();
-	if (lru_gen_cmd(cmd))
-		return -1;
-	w->ms = now_ms() - t0;
-	if (read_gens(g))
-		return -1;
-	if (g->max_seq != seq + 1) {
-		explain("aging from %lu left max_seq at %lu", seq, g->max_seq);
+	if (lru_gen_walk(&t, force_scan, g, w)) {
+		explain("%s", lru_gen_error());
 		return -1;
 	}
-	if (g->counters == NO_COUNTERS) {
-		explain("%s has no page table walk counters for memcg %u",
-			LRU_GEN_FULL, memcg_id);
-		return -1;
-	}
-	/* Without CONFIG_LRU_GEN_STATS: the difference of two sums */
-	if (g->counters == ALL_WALKS) {
-		for (int i = 0; i < 4; i++)
-			g->walk[i] -= before[i];
-	}
-	w->total = g->walk[0];
-	w->young = g->walk[1];
-	w->found = g->walk[2];
-	w->added = g->walk[3];
 	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu tables %4lu/%4lu %7.1f ms,",
-		       what, seq, seq + 1, w->total, w->young, w->found, w->added,
-		       w->ms);
+		       what, w->seq, w->seq + 1, w->counts.total, w->counts.young,
+		       w->counts.found, w->counts.added, w->ms);
 	printf(" early %lu, gens", w->early);
 	for (int i = NR_GENS - 1; i >= 0; i--)
 		printf(" %lu", g->anon[i]);
@@ -636,16 +333,12 @@ static int age(bool force_scan, struct gens *g, struct walk *w, const char *what
 }
 
 /*
- * Make the kernel drop the TLB entries of [p, p + len): making the entries
- * invalid and valid again invalidates them and keeps the Access flags, so
- * the next access to each page goes through a table walk. A round trip
- * through PROT_READ instead keeps the entries valid, and on a recent
- * kernel some translations were seen to survive it (touched huge pages
- * then stayed old).
+ * Make the kernel drop the TLB entries of [p, p + len), so that the next
+ * access to each page goes through a table walk (see lru_gen_util.h).
  */
 static void drop_tlb(char *p, size_t len)
 {
-	if (mprotect(p, len, PROT_NONE) || mprotect(p, len, PROT_READ | PROT_WRITE))
+	if (lru_gen_drop_translations(p, len))
 		ksft_exit_fail_msg("mprotect: %s\n", strerror(errno));
 }
 
@@ -743,9 +436,9 @@ static bool use_caps(unsigned int caps)
  * clears its table Access flags (with non-leaf young on). Afterwards every
  * page is in the youngest generation and its PTE Access flag is clear.
  */
-static int warm_up(struct gens *g, const char *mode)
+static int warm_up(struct lru_gen_lruvec *g, const char *mode)
 {
-	struct walk w;
+	struct lru_gen_walk w;
 	char what[64];
 
 	touch_all(set, set_len);
@@ -756,9 +449,9 @@ static int warm_up(struct gens *g, const char *mode)
 	snprintf(what, sizeof(what), "%s warm", mode);
 	if (age(false, g, &w, what))
 		return -1;
-	if (w.young + w.early + SLACK < nr_pages) {
+	if (w.counts.young + w.early + SLACK < nr_pages) {
 		explain("%s: the walk after touching all %lu pages found %lu young (%lu early)",
-			mode, nr_pages, w.young, w.early);
+			mode, nr_pages, w.counts.young, w.early);
 		return -1;
 	}
 	if (g->anon[FOUND] + SLACK < nr_pages) {
@@ -773,8 +466,8 @@ static int warm_up(struct gens *g, const char *mode)
 static int cold_rounds(bool on, unsigned long *visited)
 {
 	const char *mode = on ? "on" : "off";
-	struct gens g;
-	struct walk w;
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
 	double ms = 0;
 
 	if (!use_caps(on ? CAPS_ON : CAPS_OFF))
@@ -787,9 +480,9 @@ static int cold_rounds(bool on, unsigned long *visited)
 		snprintf(what, sizeof(what), "%s cold (round %d)", mode, r + 1);
 		if (age(false, &g, &w, what))
 			return KSFT_FAIL;
-		if (w.young > SLACK) {
+		if (w.counts.young > SLACK) {
 			explain("%s: the cold walk found %lu young, expected at most %d",
-				mode, w.young, SLACK);
+				mode, w.counts.young, SLACK);
 			return KSFT_FAIL;
 		}
 		if (g.anon[FOUND + 1] + SLACK < nr_pages) {
@@ -797,7 +490,7 @@ static int cold_rounds(bool on, unsigned long *visited)
 				mode, g.anon[FOUND + 1], nr_pages);
 			return KSFT_FAIL;
 		}
-		visited[r] = w.total;
+		visited[r] = w.counts.total;
 		ms += w.ms;
 	}
 	ksft_print_msg("cold walks with non-leaf young %s: %.1f ms each on average\n",
@@ -855,8 +548,8 @@ static int hot_rounds(bool on, unsigned long *youngest)
 {
 	const char *mode = on ? "on" : "off";
 	unsigned long hot, whole = hot_whole_pages();
-	struct gens g;
-	struct walk w;
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
 
 	if (!use_caps(on ? CAPS_ON : CAPS_OFF))
 		return KSFT_FAIL;
@@ -867,10 +560,10 @@ static int hot_rounds(bool on, unsigned long *youngest)
 	if (age(false, &g, &w, on ? "on hot 1" : "off hot 1"))
 		return KSFT_FAIL;
 	youngest[0] = g.anon[FOUND];
-	if (w.young + w.early + SLACK < hot || g.anon[FOUND] + SLACK < hot ||
+	if (w.counts.young + w.early + SLACK < hot || g.anon[FOUND] + SLACK < hot ||
 	    g.anon[FOUND] > hot + SLACK) {
 		explain("%s: re-touched %lu pages, found %lu young, youngest gen %lu",
-			mode, hot, w.young, g.anon[FOUND]);
+			mode, hot, w.counts.young, g.anon[FOUND]);
 		return KSFT_FAIL;
 	}
 	if (g.anon[FOUND + 1] + hot + SLACK < nr_pages) {
@@ -883,10 +576,10 @@ static int hot_rounds(bool on, unsigned long *youngest)
 	if (age(false, &g, &w, on ? "on hot 2" : "off hot 2"))
 		return KSFT_FAIL;
 	youngest[1] = g.anon[FOUND];
-	if (w.young + w.early + SLACK < whole || g.anon[FOUND] + SLACK < whole ||
+	if (w.counts.young + w.early + SLACK < whole || g.anon[FOUND] + SLACK < whole ||
 	    g.anon[FOUND] > hot + SLACK) {
 		explain("%s: re-touched %lu in whole regions, found %lu young, youngest gen %lu",
-			mode, whole, w.young, g.anon[FOUND]);
+			mode, whole, w.counts.young, g.anon[FOUND]);
 		return KSFT_FAIL;
 	}
 	explain("youngest gen after re-touching %lu pages: %lu, then %lu (whole regions %lu)",
@@ -926,17 +619,17 @@ static int test_hot_on(void)
 /* Case 3: switching 0x0004 between walks takes effect on the next walk. */
 static int test_toggle(void)
 {
-	struct gens g;
-	struct walk w;
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
 
 	/* on -> off between the warm and the cold walk: nothing is skipped */
 	if (!use_caps(CAPS_ON) || warm_up(&g, "on"))
 		return KSFT_FAIL;
 	if (!use_caps(CAPS_OFF) || age(false, &g, &w, "switched off, cold"))
 		return KSFT_FAIL;
-	if (w.total < nr_pages) {
+	if (w.counts.total < nr_pages) {
 		explain("switched off: the cold walk visited %lu leaf entries, not all %lu",
-			w.total, nr_pages);
+			w.counts.total, nr_pages);
 		return KSFT_FAIL;
 	}
 
@@ -947,16 +640,16 @@ static int test_toggle(void)
 	touch_all(set, set_len);
 	if (!use_caps(CAPS_ON) || age(false, &g, &w, "switched on, warm"))
 		return KSFT_FAIL;
-	if (w.young + w.early + SLACK < nr_pages) {
+	if (w.counts.young + w.early + SLACK < nr_pages) {
 		explain("switched on: the warm walk found %lu of %lu pages young (%lu early)",
-			w.young, nr_pages, w.early);
+			w.counts.young, nr_pages, w.early);
 		return KSFT_FAIL;
 	}
 	if (age(false, &g, &w, "on, cold"))
 		return KSFT_FAIL;
-	if (w.total * 100 > nr_pages) {
+	if (w.counts.total * 100 > nr_pages) {
 		explain("switched on: the cold walk visited %lu of %lu leaf entries",
-			w.total, nr_pages);
+			w.counts.total, nr_pages);
 		return KSFT_FAIL;
 	}
 	explain("off took effect at once (%lu visited), on from the next walk",
@@ -975,8 +668,8 @@ static int thp_case(bool on)
 	size_t len = THP_COUNT * pmd_span, half = len / 2;
 	unsigned long per_thp = pmd_span / page_size;
 	char buf[64], *map, *thp;
-	struct gens g;
-	struct walk w;
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
 	int ret = KSFT_FAIL;
 
 	if (read_file(THP_PATH, buf, sizeof(buf)) || strstr(buf, "[never]")) {
@@ -1010,19 +703,19 @@ static int thp_case(bool on)
 	touch_all(thp, len);
 	if (age(false, &g, &w, on ? "thp on warm" : "thp off warm"))
 		goto out;
-	if (w.young < THP_COUNT || g.anon[FOUND] < THP_COUNT * per_thp) {
+	if (w.counts.young < THP_COUNT || g.anon[FOUND] < THP_COUNT * per_thp) {
 		explain("%s: warm walk found %lu young, youngest generation holds %lu pages",
-			mode, w.young, g.anon[FOUND]);
+			mode, w.counts.young, g.anon[FOUND]);
 		goto out;
 	}
 	touch_all(thp, half);
 	if (age(false, &g, &w, on ? "thp on half hot" : "thp off half hot"))
 		goto out;
-	if (w.young < THP_COUNT / 2 || g.anon[FOUND] < half / page_size ||
+	if (w.counts.young < THP_COUNT / 2 || g.anon[FOUND] < half / page_size ||
 	    g.anon[FOUND] > half / page_size + SLACK ||
 	    g.anon[FOUND + 1] < half / page_size) {
 		explain("%s: touched %d of %d THPs, found %lu young; gens %lu (youngest), %lu",
-			mode, THP_COUNT / 2, THP_COUNT, w.young, g.anon[FOUND],
+			mode, THP_COUNT / 2, THP_COUNT, w.counts.young, g.anon[FOUND],
 			g.anon[FOUND + 1]);
 		goto out;
 	}
@@ -1075,7 +768,8 @@ static void prefault(void)
 
 	memset(stack, 0, sizeof(stack));
 	asm volatile("" : : "r" (stack) : "memory");
-	memset(&lines, 0, sizeof(lines));
+	if (lru_gen_reserve(2 * PATH_MAX))
+		ksft_exit_fail_msg("%s\n", lru_gen_error());
 }
 
 static void setup_cgroup(void)
@@ -1100,7 +794,7 @@ static void setup_cgroup(void)
 	if (read_file(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
 		ksft_exit_fail_msg("cannot read cgroup.subtree_control\n");
 	if (!strstr(buf, "memory")) {
-		if (write_file(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
+		if (lru_gen_write_str(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
 			ksft_exit_skip("cannot enable the memory controller: %s\n",
 				       strerror(errno));
 		subtree_changed = true;
@@ -1113,40 +807,21 @@ static void setup_cgroup(void)
 	}
 	snprintf(cg_procs, sizeof(cg_procs), "%s/cgroup.procs", cg_dir);
 	snprintf(buf, sizeof(buf), "%d", getpid());
-	if (write_file(cg_procs, buf))
+	if (lru_gen_write_str(cg_procs, buf))
 		ksft_exit_fail_msg("cannot join %s: %s\n", cg_dir, strerror(errno));
 }
 
 /* Find the memcg ID that lru_gen lists for our cgroup. */
 static void find_memcg_id(void)
 {
-	const char *name = cg_dir + strlen(CGROUP_ROOT);
-	char *line;
-
-	if (lines_open(&lines, LRU_GEN_PATH))
-		ksft_exit_fail_msg("cannot open %s: %s\n", LRU_GEN_PATH,
-				   strerror(lines.err));
-	while ((line = next_line(&lines))) {
-		unsigned int id;
-		char path[300];
-
-		if (sscanf(line, "memcg %u %299s", &id, path) == 2 &&
-		    !strcmp(path, name)) {
-			memcg_id = id;
-			break;
-		}
-	}
-	if (lines_close(&lines))
-		ksft_exit_fail_msg("reading %s: %s\n", LRU_GEN_PATH,
-				   strerror(lines.err));
-	if (!memcg_id)
-		ksft_exit_fail_msg("%s does not list %s\n", LRU_GEN_PATH, name);
+	if (lru_gen_memcg_id(cg_dir + strlen(CGROUP_ROOT), &memcg_id))
+		ksft_exit_fail_msg("%s\n", lru_gen_error());
 }
 
 static void map_set(void)
 {
-	struct gens g;
-	struct walk w;
+	struct lru_gen_lruvec g;
+	struct lru_gen_walk w;
 	char *map;
 
 	map = mmap(NULL, set_len + pmd_span, PROT_READ | PROT_WRITE,
