@@ -103,14 +103,17 @@ zram_swap_off() {
 # Memory cgroups (cgroup v2, mounted by guest/init). memcg_make DIR: the
 # memory controller on for the root's children, and DIR made (mkdir -p);
 # in_cgroup DIR CMD... runs CMD in cgroup DIR (where it is, when DIR is
-# ""), or fails when it cannot join DIR.
+# ""), or fails when it cannot join DIR. To have CMD's own process id in
+# $! when it runs in the background, run sh -c "$in_cgroup_sh" NAME DIR
+# CMD... (a shell function in the background is a subshell of its own).
 memcg_make() {
 	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
 		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
 	mkdir -p "$1"
 }
 # shellcheck disable=SC2016
-in_cgroup() { sh -c '[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit; shift; exec "$@"' sh "$@"; }
+in_cgroup_sh='[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit; shift; exec "$@"'
+in_cgroup() { sh -c "$in_cgroup_sh" sh "$@"; }
 
 # counter FILE KEY : the value of KEY in a "KEY VALUE" file (/proc/vmstat,
 # memory.stat), 0 when it has none.
