@@ -18,6 +18,111 @@ check() {
 	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1: expected '$2', got '$3'"; fi
 }
 tap_end() { echo "1..$tap_n"; [ "$tap_fail" = 0 ]; }
+# fail_exit DESC : a suite that cannot go on: one failed result, the plan,
+# and exit 1.
+fail_exit() { not_ok "$*"; tap_end; exit 1; }
+
+# A command on the left of a pipe loses its exit status. status_to FILE
+# CMD... runs CMD, its stderr with its stdout, and writes its exit status
+# to FILE; status_from FILE prints that status (255 when none was written:
+# the left side was killed) and removes FILE.
+status_to() {
+	(
+		shift
+		"$@"
+	) 2>&1
+	echo $? >"$1"
+}
+status_from() { cat "$1" 2>/dev/null || echo 255; rm -f "$1"; }
+
+# timed CMD... : run a benchmark program (mmap-touch, gups) that prints
+# one line with 'seconds=S'. Its output goes to timed_out and S to timed_s;
+# returns 1 when there is no 'seconds=' in the output.
+timed() {
+	timed_out=$("$@")
+	timed_s=$(echo "$timed_out" | sed -n 's/.*seconds=\([0-9.]*\).*/\1/p')
+	[ -n "$timed_s" ]
+}
+# mmap_loop MIB ITER : the page-fault-heavy loop of bench-guard and
+# qemu-cost, through timed: guest/src/mmap-touch maps MIB MiB, writes
+# every page and unmaps it, ITER times.
+mmap_loop() { timed /lab/bin/mmap-touch "$1" "$2"; }
+
+# lru_gen/enabled: the MGLRU capability bits (0x0004: non-leaf PMD young).
+lru_en=/sys/kernel/mm/lru_gen/enabled
+# caps_save: remember what lru_gen/enabled reads (in caps_old);
+# caps_restore writes that back; caps_restored is a result: it reads that
+# now.
+caps_save() { caps_old=$(cat $lru_en); }
+caps_restore() { echo "$caps_old" >$lru_en; }
+caps_restored() { check "lru_gen/enabled restored" "$caps_old" "$(cat $lru_en)"; }
+# caps_allowed CAPS : whether lru_gen/enabled takes CAPS (the write works
+# and reads back as CAPS, e.g. 0x0007); it is put back as it was.
+caps_allowed() {
+	_ca_was=$(cat $lru_en)
+	_ca_rc=0
+	echo "$1" >$lru_en 2>/dev/null && [ "$(cat $lru_en)" = "$1" ] || _ca_rc=1
+	echo "$_ca_was" >$lru_en
+	return $_ca_rc
+}
+# The kernel's boot message when it uses FEAT_HAFT ("CPU features:
+# detected: ..."); haft_line prints that line of the boot log, if any.
+haft_msg="Hardware managed Access Flag for Table Descriptors"
+haft_line() { dmesg | grep -m1 "$haft_msg"; }
+
+# CPU hotplug of cpu1. cpu1_set 0|1 takes it offline or online and is true
+# when it then reads so. cpu1_cycle OFF_DESC ON_DESC takes it offline and
+# back, a result for each step (none for the first when OFF_DESC is "").
+cpu1=/sys/devices/system/cpu/cpu1/online
+cpu1_set() { echo "$1" >$cpu1 && [ "$(cat $cpu1)" = "$1" ]; }
+cpu1_cycle() {
+	echo 0 >$cpu1
+	[ -z "$1" ] || check "$1" 0 "$(cat $cpu1)"
+	echo 1 >$cpu1
+	check "$2" 1 "$(cat $cpu1)"
+}
+
+# Swap on zram. zram_swap_on SIZE (e.g. 512M) sets /dev/zram0 of that size
+# up as swap; returns 2 when the kernel has no zram, 1 when zram0 is in
+# use already or could not be set up. zram_swap names the swap device
+# while it is on; zram_swap_off turns it off and resets zram0 (a failed
+# result if that fails; nothing when no swap was set up).
+zram_swap=
+zram_swap_on() {
+	[ -e /sys/block/zram0 ] || return 2
+	[ "$(cat /sys/block/zram0/disksize)" = 0 ] &&
+		echo "$1" >/sys/block/zram0/disksize && mkswap /dev/zram0 >/dev/null &&
+		swapon /dev/zram0 && zram_swap=/dev/zram0
+}
+zram_swap_off() {
+	[ -z "$zram_swap" ] || { swapoff $zram_swap && echo 1 >/sys/block/zram0/reset; } ||
+		not_ok "swapoff $zram_swap failed"
+	zram_swap=
+}
+
+# Memory cgroups (cgroup v2, mounted by guest/init). memcg_make DIR: the
+# memory controller on for the root's children, and DIR made (mkdir -p);
+# in_cgroup DIR CMD... runs CMD in cgroup DIR (where it is, when DIR is
+# ""), or fails when it cannot join DIR. To have CMD's own process id in
+# $! when it runs in the background, run sh -c "$in_cgroup_sh" NAME DIR
+# CMD... (a shell function in the background is a subshell of its own).
+memcg_make() {
+	grep -qw memory /sys/fs/cgroup/cgroup.subtree_control ||
+		echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir -p "$1"
+}
+# shellcheck disable=SC2016
+in_cgroup_sh='[ -z "$1" ] || echo $$ >"$1/cgroup.procs" || exit; shift; exec "$@"'
+in_cgroup() { sh -c "$in_cgroup_sh" sh "$@"; }
+
+# counter FILE KEY : the value of KEY in a "KEY VALUE" file (/proc/vmstat,
+# memory.stat), 0 when it has none.
+counter() {
+	awk -v k="$2" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$1"
+}
+# sysfs_choice FILE : the selected value of a sysfs choice file
+# ("always [madvise] never" reads madvise).
+sysfs_choice() { sed -n 's/.*\[\(.*\)\].*/\1/p' "$1"; }
 
 # tap_nested DESC CMD... : run CMD (stdout and stderr), whose output is a
 # TAP stream, as a subtest: each line indented by four spaces as it comes,
@@ -29,17 +134,14 @@ tap_nested() {
 	shift
 	_out=/tmp/tap_nested.$$.$tap_n
 	echo "    # Subtest: $_desc"
-	{
-		"$@" 2>&1
-		echo $? >"$_out.rc"
-	} | while IFS= read -r _l; do printf '    %s\n' "$_l"; done | tee "$_out"
-	_rc=$(cat "$_out.rc" 2>/dev/null || echo 255)
+	status_to "$_out.rc" "$@" | while IFS= read -r _l; do printf '    %s\n' "$_l"; done | tee "$_out"
+	_rc=$(status_from "$_out.rc")
 	case $_rc in
 	0) ok "$_desc" ;;
 	4) skip "$_desc: $(sed -n 's/^ *1\.\.0 # SKIP *//p' "$_out" | head -n 1)" ;;
 	*) not_ok "$_desc: exited $_rc$(grep -m1 '^ *Bail out!' "$_out" | sed 's/^ */: /')" ;;
 	esac
-	rm -f "$_out" "$_out.rc"
+	rm -f "$_out"
 	return "$_rc"
 }
 
@@ -62,10 +164,7 @@ tap_nested() {
 # 0 nor 4; otherwise 4 if all of CMD's results are skips, else 0.
 ksft_nest() {
 	_kn=/tmp/ksft_nest.$$
-	{
-		"$@" 2>&1
-		echo $? >"$_kn.rc"
-	} | awk -v vfile="$_kn.verdict" '
+	status_to "$_kn.rc" "$@" | awk -v vfile="$_kn.verdict" '
 		function tap(l, ind, lvl,   seg, k) {
 			# progress redrawn with carriage returns: what a terminal
 			# would show, the last non-empty part
@@ -109,9 +208,9 @@ ksft_nest() {
 			else if (n > 0 && real == 0) v = 4
 			print v > vfile
 		}'
-	_rc=$(cat "$_kn.rc" 2>/dev/null || echo 255)
+	_rc=$(status_from "$_kn.rc")
 	_v=$(cat "$_kn.verdict" 2>/dev/null || echo 1)
-	rm -f "$_kn.rc" "$_kn.verdict"
+	rm -f "$_kn.verdict"
 	if [ "$_v" = 1 ]; then return 1; fi
 	case $_rc in 0 | 4) return "$_v" ;; *) return "$_rc" ;; esac
 }
