@@ -25,7 +25,11 @@ help:
 	@echo "  make deps | tree | kernel | qemu | kselftest | initramfs   single steps"
 	@echo "  make reset-tree  drop build/linux and re-create it from patches/"
 	@echo "  make clean       remove build/ (caches in $(CACHE) stay)"
-	@echo "Variables: CPU=$(CPU) (QEMU -cpu), VARIANT=$(VARIANT) (configs/VARIANT.config; A+B joins fragments), CACHE=$(CACHE), REPS (bench)"
+	@echo "Boots: each boot of test, check, bench, soak and run is a row of ./boots (its comment says how to read it);"
+	@echo "  scripts/boot.sh -b ROW runs one, -N prints its QEMU and kernel command lines without booting"
+	@awk '/^## / { sub(/^## /, ""); print; next } /^#/ || NF == 0 { next } \
+		{ d = $$2; if ($$1 !~ /^lab\./) gsub(/\+/, " ", d); m = $$0; \
+		  sub(/^[^ ]+ +[^ ]+ +/, "", m); printf "  %-22s %s (default: %s)\n", $$1, m, d }' variables
 
 deps:
 	@$(S)/deps.sh
@@ -45,10 +49,10 @@ initramfs: deps kselftest
 build: kernel qemu initramfs
 
 # The headline: cold, fully hot and worst-case aging walks of 1 GiB, 0x0003
-# and 0x0007 alternated 5 times (agebench); 'make bench' runs the matrix.
+# and 0x0007 alternated 5 times (agebench; the row 'run' of ./boots, ad hoc
+# on another CPU or VARIANT); 'make bench' runs the matrix.
 run: build
-	@$(S)/boot.sh -k $(VARIANT) -c $(CPU) -r boot,haft,lru-nonleaf,bench-age \
-		-a "lab.bench_scen=cold,hot,sparse lab.bench_reps=5" -t 1800 -n run
+	@$(S)/boot.sh -b run -k $(VARIANT) -c $(CPU)
 	@$(S)/bench-report.py --headline build/results/run.log || true
 
 shell: build

@@ -1,79 +1,146 @@
 #!/bin/bash
-# Boot the lab kernel and initramfs under the lab's QEMU.
-#   boot.sh [-k VARIANT] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-n NAME] [-i]
-# -r runs guest suites (comma separated, from guest/tests) and powers off;
-# the console goes to build/results/NAME.log and scripts/verdict.py judges
-# it against the suites asked for. -i gives an interactive shell on the
-# serial console instead. Environment: VIRT=1 adds virtualization=on (the
-# kernel starts at EL2: a KVM host), INITRD= another initramfs.
+# Boot a lab kernel and initramfs under the lab's QEMU.
+#   boot.sh -b ROW [-n NAME] [-k VARIANT|-K IMAGE] [-c CPU] [-i] [-N]
+#   boot.sh [-k VARIANT|-K IMAGE] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS]
+#           [-e HAFT,CAPS] [-n NAME] [-i] [-N]
+# -b runs a row of the table of boots ($TOP/boots): its kernel, CPU model,
+# machine, command line, suites, timeout and expectation; -n renames the
+# run (bench's guard rounds). Without -b the boot is ad hoc (make shell,
+# interactive use): -r runs guest suites (comma separated, from
+# guest/tests) and powers off. Either way the console goes to
+# build/results/NAME.log and scripts/verdict.py judges it against the
+# suites asked for; -i gives an interactive shell on the serial console
+# instead, -N prints the QEMU command and the kernel command line without
+# booting. -k, -K or -c with -b boot the row on another kernel or CPU
+# model, ad hoc.
+#
+# The expectation handed to the guest (lab.expect_haft, lab.expect_caps)
+# is the row's haft and caps. An ad-hoc boot expects, unless -e says
+# otherwise (-e no,0x0001), HAFT in use (0x0007) when QEMU says the CPU
+# model has FEAT_HAFT and FEAT_TCR2 and the command line does not turn it
+# off, and a hardware Access flag without HAFT (0x0003) otherwise: a
+# kernel without the series, or a CPU model without a hardware Access flag
+# (cortex-a53/a57/a72: 0x0001), needs -e or a row. Either way, expecting
+# HAFT on a CPU model QEMU says lacks FEAT_HAFT or FEAT_TCR2 stops the
+# boot: the table (or -e) or the QEMU is wrong. lab.expect_release is the
+# major.minor of the image's own 'Linux version' string.
+#
+# Environment (ad hoc, or a row's machine column leaves them): MEM (3G),
+# NUMA=MIB0,MIB1, VIRT=1 (virtualization=on: the kernel starts at EL2, a
+# KVM host), INITRD= another initramfs.
 . "$(dirname "$0")/lib.sh"
-shopt -s extglob
 
-variant=default cpu=${CPU:-max} append= run= tmo=600 name= interactive=0
+row= variant= cpu= append= run= tmo= name= interactive=0 dry=0 expect=
 kernel=
-while getopts k:K:c:a:r:t:n:i opt; do
+usage="usage: boot.sh -b ROW [-n NAME] [-k VARIANT|-K IMAGE] [-c CPU] [-i] [-N], or boot.sh [-k VARIANT|-K IMAGE] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-e HAFT,CAPS] [-n NAME] [-i] [-N]"
+while getopts b:k:K:c:a:r:t:e:n:iN opt; do
 	case $opt in
+	b) row=$OPTARG ;;
 	k) variant=$OPTARG ;;
 	K) kernel=$OPTARG ;;
 	c) cpu=$OPTARG ;;
 	a) append=$OPTARG ;;
 	r) run=$OPTARG ;;
 	t) tmo=$OPTARG ;;
+	e) expect=$OPTARG ;;
 	n) name=$OPTARG ;;
 	i) interactive=1 ;;
-	*) die "usage: boot.sh [-k VARIANT|-K IMAGE] [-c CPU] [-a APPEND] [-r SUITES] [-t SECONDS] [-n NAME] [-i]" ;;
+	N) dry=1 ;;
+	*) die "$usage" ;;
 	esac
 done
-kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
-initrd=${INITRD:-$BUILD/initramfs.cpio}
-# VIRT=1: EL2 for the guest kernel (a KVM host, VHE on max).
-machine=virt,gic-version=3
-[ "${VIRT:-0}" = 1 ] && machine=$machine,virtualization=on
+[ $OPTIND -gt $# ] || die "$usage"
+mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} initrd=${INITRD:-$BUILD/initramfs.cpio}
+haft= caps=
+if [ -n "$row" ]; then
+	[ -z "$append$run$tmo$expect" ] || die "boot.sh -b $row: the row gives the command line, suites, timeout and expectation (no -a, -r, -t or -e)"
+	boot_row "$row"
+	# {VAR}: the caller's variable VAR (bench's REPS, soak's DURATION).
+	subst() {
+		local s=$1 v
+		while [[ "$s" =~ \{([A-Z_][A-Z0-9_]*)\} ]]; do
+			v=${BASH_REMATCH[1]}
+			[ -n "${!v:-}" ] || die "row $row uses {$v}: set $v"
+			s=${s//"{$v}"/${!v}}
+		done
+		printf '%s' "$s"
+	}
+	append=$(subst "$ROW_APPEND")
+	tmo=$(subst "$ROW_TIMEOUT")
+	[[ "$tmo" =~ ^[0-9+*/\ -]+$ ]] && tmo=$((tmo)) && [ "$tmo" -gt 0 ] ||
+		die "row $row: timeout '$ROW_TIMEOUT' is not a positive number of seconds ('$tmo')"
+	run=$ROW_SUITES
+	for m in ${ROW_MACHINE//+/ }; do
+		case $m in
+		mem=*) mem=${m#mem=} ;;
+		numa=*) numa_sizes=${m#numa=} ;;
+		virt) virt=1 ;;
+		initrd=*) initrd=$BUILD/initramfs-${m#initrd=}.cpio ;;
+		esac
+	done
+	name=${name:-$row}
+	# Another kernel or CPU model than the row's: an ad-hoc boot.
+	if [ -n "$kernel" ] || { [ -n "$variant" ] && [ "$variant" != "$ROW_KERNEL" ]; } ||
+		{ [ -n "$cpu" ] && [ "$cpu" != "$ROW_CPU" ]; }; then
+		say "boot[$name]: row $row on ${kernel:-${variant:-$ROW_KERNEL}}, -cpu ${cpu:-$ROW_CPU}: ad hoc, not the row's expectation"
+		variant=${variant:-$ROW_KERNEL}
+	else
+		haft=$ROW_HAFT caps=$ROW_CAPS variant=$ROW_KERNEL
+	fi
+	cpu=${cpu:-$ROW_CPU}
+else
+	tmo=${tmo:-600}
+	if [ -n "$expect" ]; then
+		[[ "$expect" =~ ^(yes|no),(0x000[137])$ ]] || die "-e takes HAFT,CAPS: yes or no, and 0x0001, 0x0003 or 0x0007, not '$expect'"
+		haft=${BASH_REMATCH[1]} caps=${BASH_REMATCH[2]}
+	fi
+fi
+cpu=${cpu:-${CPU:-max}} variant=${variant:-default}
 [ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
 "$QEMU" --version | grep -q haftlab || die "$QEMU is not the lab's QEMU build; refusing to run another emulator"
+
+# What QEMU itself says the CPU model has, for the whole -cpu string.
+read -r q_haft q_tcr2 <<<"$(qemu_cpu_props "$cpu" haft tcr2)" || true
+[ -n "${q_tcr2:-}" ] || die "$QEMU refuses -cpu $cpu (asked over QMP)"
+q_has=no
+[ "$q_haft" = on ] && [ "$q_tcr2" = on ] && q_has=yes
+if [ -z "$haft" ]; then
+	haft=$q_has
+	[[ " $append " =~ \ (arm64\.nohaft|id_aa64mmfr1\.hafdbs=(0x)?[12])\  ]] && haft=no
+	caps=0x0003
+	[ $haft = yes ] && caps=0x0007
+fi
+[ "$haft" = no ] || [ $q_has = yes ] ||
+	die "${row:+row $row of ${BOOTS#"$TOP"/}: }expects FEAT_HAFT in use on -cpu $cpu, but QEMU says haft=$q_haft tcr2=$q_tcr2 there: the table or the QEMU is wrong"
+
+case "$variant" in
+stock:*) [ -n "$kernel" ] || kernel=$("$TOP/scripts/stock-kernel.sh" "${variant#stock:}") ||
+	die "Debian's ${variant#stock:} kernel could not be fetched (scripts/stock-kernel.sh ${variant#stock:})" ;;
+newest/*) kernel=${kernel:-$BUILD/newest/kernel-${variant#newest/}/arch/arm64/boot/Image} ;;
+esac
+kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
+machine=virt,gic-version=3
+[ "$virt" = 1 ] && machine=$machine,virtualization=on
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
 [ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
 
 # max is slow under TCG with the architected pointer-auth algorithm.
 qcpu=$cpu
 case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
+release=$(zcat -f "$kernel" 2>/dev/null | grep -a -m1 -o 'Linux version [0-9]*\.[0-9]*' | sed 's/^Linux version //') || true
+[ -n "$release" ] || warn "no 'Linux version' string in $kernel: expecting release 6.12"
+haft01=0
+[ "$haft" = yes ] && haft01=1
 
-# What lru_gen/enabled must read: 0x0001 without hardware AF, 0x0003 with
-# it, 0x0007 when the kernel, the CPU model and the command line all allow
-# HAFT. The test-only x-haft-without-tcr2 model claims HAFT without
-# FEAT_TCR2, which the kernel must not use. Of the id_aa64mmfr1.hafdbs=
-# overrides 1 and 2 turn HAFT off: the kernel rejects 0, and values above
-# what the CPU has.
-caps=0x0003
-case "$cpu" in cortex-a53* | cortex-a57* | cortex-a72* | cortex-a35*) caps=0x0001 ;; esac
-# The kernel's config: the build directory's .config for the lab's own
-# kernels, the file Debian ships next to the image for -K (config-VERSION
-# beside boot/vmlinuz-VERSION, or config beside usr/lib/modules/V/vmlinuz).
-kdir=$(dirname "$kernel") kbase=$(basename "$kernel")
-kconfig=
-for f in "$kdir/../../../.config" "$kdir/config-${kbase#vmlinuz-}" "$kdir/config"; do
-	[ -f "$f" ] && { kconfig=$f; break; }
-done
-[ -n "$kconfig" ] || warn "no kernel config found next to $kernel: expecting no FEAT_HAFT"
-release=$(sed -n 's|^# Linux/arm64 \([0-9]*\.[0-9]*\)[^ ]* Kernel Configuration$|\1|p' "${kconfig:-/dev/null}" | head -1)
-haft=0
-if [ "$caps" = 0x0003 ] && grep -qs '^CONFIG_ARM64_HAFT=y' "$kconfig" &&
-	[ "$(qemu_cpu_props max haft)" = on ] &&
-	[[ "$cpu" == max* && "$cpu" != *haft=off* && "$cpu" != *tcr2=off* &&
-		"$cpu" != *x-haft-without-tcr2=on* ]] &&
-	[[ " $append " != *" arm64.nohaft "* && " $append " != *" id_aa64mmfr1.hafdbs="?(0x)[12]" "* ]]; then
-	haft=1 caps=0x0007
-fi
-
-cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
+cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft01 lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
 # NUMA=SIZE0,SIZE1 (MiB) instead of MEM: two nodes, one CPU each; a size
 # of 0 makes that node memory-less (its CPU allocates from the other).
-mem=${MEM:-3G} numa=()
-if [ -n "${NUMA:-}" ]; then
-	IFS=, read -ra sizes <<<"$NUMA"
+numa=()
+if [ -n "$numa_sizes" ]; then
+	IFS=, read -ra sizes <<<"$numa_sizes"
 	[[ ${#sizes[@]} = 2 && "${sizes[0]}" =~ ^[0-9]+$ && "${sizes[1]}" =~ ^[0-9]+$ &&
 		$((sizes[0] + sizes[1])) -gt 0 ]] ||
-		die "NUMA=SIZE0,SIZE1 takes two sizes in MiB, not '$NUMA'"
+		die "NUMA=SIZE0,SIZE1 takes two sizes in MiB, not '$numa_sizes'"
 	mem=$((sizes[0] + sizes[1]))M
 	for n in 0 1; do
 		size=${sizes[$n]}
@@ -88,6 +155,12 @@ fi
 Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
 
+if [ $dry = 1 ]; then
+	printf 'qemu:'
+	printf ' %q' "${Q[@]}"
+	printf '\nappend: %s\n' "$cmdline lab.run=$([ $interactive = 1 ] && echo shell || echo "$run")"
+	exit 0
+fi
 if [ $interactive = 1 ]; then
 	say "boot: interactive shell on $cpu (Ctrl-A X quits)"
 	exec "${Q[@]}" -nographic -append "$cmdline lab.run=shell"

@@ -18,6 +18,9 @@
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
+# Its boots are the table's check rows (boots at the top): check-va52-boot,
+# check-lie-boot (kernel lie: build/kernel-lie), check-kvm-long and
+# check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
@@ -61,8 +64,7 @@ for c in $checks; do
 		if [ -f "$BUILD/kernel-va52/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] &&
 			[ -f "$BUILD/initramfs.cpio" ]; then
 			rc=0
-			"$TOP/scripts/boot.sh" -k va52 -c max -r boot,haft,lru-nonleaf,hotplug \
-				-t 900 -n check-va52-boot >"$BUILD/check-va52-boot.out" 2>&1 || rc=$?
+			"$TOP/scripts/boot.sh" -b check-va52-boot >"$BUILD/check-va52-boot.out" 2>&1 || rc=$?
 			[ $rc = 0 ] || tail -n 30 "$BUILD/check-va52-boot.out" | sed 's/^/# /'
 			result $rc "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
 		else
@@ -109,8 +111,7 @@ for c in $checks; do
 		img=$BUILD/kernel-lie/arch/arm64/boot/Image
 		if [ -f "$img" ] && [ -x "$QEMU" ] && [ -f "$BUILD/initramfs.cpio" ]; then
 			rc=0
-			"$TOP/scripts/boot.sh" -K "$img" -c max,haft=off -r lru-nonleaf -t 900 \
-				-a lab.lru_args=-s,256 -n check-lie-boot >"$BUILD/check-lie-boot.out" 2>&1 || rc=$?
+			"$TOP/scripts/boot.sh" -b check-lie-boot >"$BUILD/check-lie-boot.out" 2>&1 || rc=$?
 			log=$BUILD/results/check-lie-boot.log
 			# Judged a failure, with a failed non-leaf case, and the warning
 			# at its line of pgtable.h (inlined into the walk, so the
@@ -130,9 +131,7 @@ for c in $checks; do
 		kinit=$BUILD/initramfs-kvm.cpio
 		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
 			rc=0
-			VIRT=1 INITRD=$kinit "$TOP/scripts/boot.sh" -k kvm -c max -r boot,haft,kvm -t 2400 \
-				-a "lab.kvm_mem=1536 lab.kvm_lru_args=-s,1024 lab.kvm_age=5" \
-				-n check-kvm-long >"$BUILD/check-kvm-long.out" 2>&1 || rc=$?
+			"$TOP/scripts/boot.sh" -b check-kvm-long >"$BUILD/check-kvm-long.out" 2>&1 || rc=$?
 			[ $rc = 0 ] || tail -n 30 "$BUILD/check-kvm-long.out" | sed 's/^/# /'
 			result $rc "kvm: the inner guest passes the kselftest with 1 GiB, the host's aging of its memory over five alternations"
 		else
@@ -153,9 +152,7 @@ for c in $checks; do
 			"kvm lie: a KVM host kernel that uses table Access flags for mms with MMU notifiers builds" kvm
 		git -C "$wt" checkout -q -- .
 		rc=0
-		VIRT=1 INITRD=$kinit "$TOP/scripts/boot.sh" -K "$BUILD/kernel-kvm-lie/arch/arm64/boot/Image" \
-			-c max -r kvm -t 900 -a "lab.kvm_age=3 lab.kvm_run=kvm-wait" \
-			-n check-kvm-lie-boot >"$BUILD/check-kvm-lie-boot.out" 2>&1 || rc=$?
+		"$TOP/scripts/boot.sh" -b check-kvm-lie-boot >"$BUILD/check-kvm-lie-boot.out" 2>&1 || rc=$?
 		ok=1
 		[ $rc != 0 ] && grep -q '^    not ok [0-9]* - .*0x0007 walk' "$BUILD/results/check-kvm-lie-boot.log" && ok=0
 		[ $ok = 0 ] || tail -n 30 "$BUILD/check-kvm-lie-boot.out" | sed 's/^/# /'

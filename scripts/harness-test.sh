@@ -145,7 +145,7 @@ run() {
 }
 expect pass "summary: two clean steps" . run 'plan a b; host_step a true; host_step b true'
 expect fail "summary: boot.sh dies before its log is judged" 'boot: planned but never judged' \
-	run 'plan a boot; host_step a true; BOOT=false guest boot -c max -r boot'
+	run 'plan a boot; host_step a true; BOOT=false guest boot'
 expect fail "summary: a step the rest needs fails; the rest is not run" 'b: planned but never judged' \
 	run 'plan a b; host_step a false || stop "a failed"; host_step b true'
 expect fail "summary: a step that was planned and never started" 'b: planned but never judged' \
@@ -173,6 +173,76 @@ rm -rf "$RES" && mkdir -p "$RES"
 (plan a b && host_step a true && host_tap b bash -c "$tap3" && summary) >/dev/null 2>&1
 expect pass "summary: the report of a clean run is a valid nested KTAP stream" . \
 	python3 "$TOP/scripts/verdict.py" host report "$RES/report.ktap" 0 --tap
+
+# --- the table of boots ----------------------------------------------------
+# rows TABLE_BODY ARGS... : boot.sh -N (no boot) on a crafted table
+rows() {
+	local body=$1
+	shift
+	{ echo "$BOOT_COLUMNS"; printf '%b\n' "$body"; } >"$work/boots"
+	BOOTS=$work/boots "$TOP/scripts/boot.sh" -N "$@"
+}
+ok_row='a test default max - boot 300 yes 0x0007 -'
+expect pass "boots: the table loads, with rows for test, check, bench, soak and run" . \
+	bash -c '. "$0/scripts/lib.sh"; for t in test check bench soak run; do [ -n "$(boot_rows $t)" ] || exit 1; done' "$TOP"
+expect fail "boots: an unknown row name" "no row 'nosuch'" rows "$ok_row" -b nosuch
+expect fail "boots: a row with a column missing" 'boots:2: row .a. has fewer than' rows 'a test default max - boot 300 yes 0x0007' -b a
+expect fail "boots: a row named twice" "boots:3: row 'a' repeats the row of line 2" rows "$ok_row\n$ok_row" -b a
+expect fail "boots: an unknown target" "targets 'tset'" rows 'a tset default max - boot 300 yes 0x0007 -' -b a
+expect fail "boots: a suite guest/tests does not have" 'no suite guest/tests/nosuch' rows 'a test default max - boot,nosuch 300 yes 0x0007 -' -b a
+expect fail "boots: HAFT expected with caps other than 0x0007" 'haft=yes with caps 0x0003' rows 'a test default max - boot 300 yes 0x0003 -' -b a
+expect fail "boots: HAFT expected on a command line that turns it off" "'arm64.nohaft' on its command line" \
+	rows 'a test default max - boot 300 yes 0x0007 arm64.nohaft' -b a
+expect fail "boots: HAFT expected with id_aa64mmfr1.hafdbs=1" "'id_aa64mmfr1.hafdbs=1' on its command line" \
+	rows 'a test default max - boot 300 yes 0x0007 id_aa64mmfr1.hafdbs=1' -b a
+expect fail "boots: a {VAR} the caller did not set" 'uses \{NOSUCH_VAR\}: set NOSUCH_VAR' \
+	rows 'a test default max - boot {NOSUCH_VAR} yes 0x0007 -' -b a
+expect fail "boots: a columns line that is not the table's" 'the columns must be' \
+	bash -c 'printf "name cpu\na max\n" >"$0/boots" && BOOTS=$0/boots "$1/scripts/boot.sh" -N -b a' "$work" "$TOP"
+# The cross-check with QEMU itself (QMP): needs the lab's QEMU.
+if [ -x "$QEMU" ]; then
+	expect fail "boots: HAFT expected on a CPU model without FEAT_HAFT (QEMU says)" 'QEMU says haft=- tcr2=-' \
+		rows 'a test default cortex-a72 - boot 300 yes 0x0007 -' -b a
+	expect fail "boots: HAFT expected on max,haft=off (QEMU says)" 'QEMU says haft=off tcr2=on' \
+		rows 'a test default max,haft=off - boot 300 yes 0x0007 -' -b a
+	expect fail "boots: HAFT expected without FEAT_TCR2 (QEMU says)" 'QEMU says haft=on tcr2=off' \
+		rows 'a test default max,x-haft-without-tcr2=on - boot 300 yes 0x0007 -' -b a
+else
+	for w in "a CPU model without FEAT_HAFT" max,haft=off "no FEAT_TCR2"; do
+		tap_skip "boots: HAFT expected on $w: no QEMU at $QEMU yet"
+	done
+fi
+
+# --- make help --------------------------------------------------------------
+# Every variable the scripts read (a default given with :- or :=; the Makefile's
+# VAR ?=) and every lab.* parameter the guest reads (LAB_*) is listed in
+# the variables file, and nothing listed there is read nowhere.
+listed=$(grep -v '^#' "$TOP/variables" | awk '{ print $1 }')
+read_env=$( { grep -ohE '\$\{[A-Z][A-Z0-9_]*:?[-=]' "$TOP"/scripts/*.sh "$TOP"/qemu/*.sh |
+	sed -E 's/^\$\{//; s/:?[-=]$//'; sed -n 's/^\([A-Z][A-Z0-9_]*\) *?=.*/\1/p' "$TOP/Makefile"; } | sort -u)
+read_lab=$(grep -rhoE 'LAB_[A-Z0-9_]+' "$TOP/guest/init" "$TOP/guest/tests" | sort -u |
+	sed 's/^LAB_//' | tr 'A-Z' 'a-z' | sed 's/^/lab./')
+help_sync() { # help_sync WHAT NAMES : each of NAMES is listed
+	local n bad=0
+	for n in $2; do
+		grep -qxF "$n" <<<"$listed" || { echo "$n: $1, not listed in variables"; bad=1; }
+	done
+	return $bad
+}
+help_stale() { # every listed name is read
+	local n bad=0
+	for n in $listed; do
+		grep -qxF "$n" <<<"$read_env"$'\n'"$read_lab"$'\n'"$(grep -rhoE '\b[A-Z][A-Z0-9_]+\b' "$TOP"/scripts/*.sh "$TOP"/Makefile | sort -u)" ||
+			{ echo "$n: listed in variables, read by no script or guest suite"; bad=1; }
+	done
+	return $bad
+}
+expect pass "help: every variable the scripts and the Makefile read is in variables" . help_sync "read by a script" "$read_env"
+expect pass "help: every lab.* parameter the guest reads is in variables" . help_sync "read by the guest" "$read_lab"
+expect pass "help: every name in variables is read somewhere" . help_stale
+listed="$listed"$'\n'"lab.memcgs" read_lab=
+expect fail "help: a lab.* parameter read but not listed is caught" 'lab.nosuch: read by the guest, not listed' \
+	help_sync "read by the guest" "lab.memcgs lab.nosuch"
 
 tap_plan
 [ "$TAP_FAILED" = 0 ]

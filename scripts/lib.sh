@@ -201,8 +201,9 @@ _apt_download_unpack() {
 }
 
 # qemu_cpu_props CPU PROP... : what the properties of a stopped virt
-# machine's CPU read after realize (QMP qom-get), one word each, space
-# separated; an emulator without a property answers nothing for it.
+# machine's CPU (CPU: the whole -cpu string, max,haft=off) read after
+# realize (QMP qom-get), one word each, space separated; '-' for a property
+# the model does not have; nothing at all when QEMU refuses the CPU.
 qemu_cpu_props() {
 	local cpu=$1 prop
 	shift
@@ -213,7 +214,84 @@ qemu_cpu_props() {
 		done
 		echo '{"execute":"quit"}'
 	} | timeout 30 "$QEMU" -M virt -cpu "$cpu" -nodefaults -nic none -display none -S \
-		-qmp stdio 2>/dev/null | sed -n 's/^{"return": "\([a-z]*\)"}.*/\1/p' | paste -sd' '
+		-qmp stdio 2>/dev/null | sed -n -e 's/^{"return": "\([a-z]*\)"}.*/\1/p' \
+		-e 's/^{"error": .*/-/p' | paste -sd' '
+}
+
+# The table of boots (boots at the top; its comment says what each column
+# holds). boot_rows TARGET prints the names of the rows TARGET makes, in
+# order; boot_row NAME sets ROW_TARGETS ROW_KERNEL ROW_CPU ROW_MACHINE
+# ROW_SUITES ROW_TIMEOUT ROW_HAFT ROW_CAPS ROW_APPEND ('-' made empty).
+# Either checks the whole table first and dies, naming the line, on a
+# malformed row.
+BOOTS=${BOOTS:-$TOP/boots}
+BOOT_COLUMNS="name targets kernel cpu machine suites timeout haft caps append"
+declare -A _BOOT_LINE=()
+_BOOT_ROWS=()
+boots_load() {
+	[ ${#_BOOT_ROWS[@]} = 0 ] || return 0
+	[ -f "$BOOTS" ] || die "the table of boots $BOOTS is missing"
+	local n=0 header= line name targets kernel cpu machine suites timeout haft caps append m s
+	local where
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case "$line" in '' | '#'*) continue ;; esac
+		where="${BOOTS#"$TOP"/}:$n"
+		read -r name targets kernel cpu machine suites timeout haft caps append <<<"$line"
+		if [ -z "$header" ]; then
+			header=$(echo $line)
+			[ "$header" = "$BOOT_COLUMNS" ] ||
+				die "$where: the columns must be '$BOOT_COLUMNS', not '$header'"
+			continue
+		fi
+		[ -n "$append" ] || die "$where: row '$name' has fewer than the ${BOOT_COLUMNS// /, } columns ('-' for an empty one)"
+		[[ "$name" =~ ^[a-z0-9][a-z0-9/_.-]*$ ]] || die "$where: bad name '$name'"
+		[ -z "${_BOOT_LINE[$name]:-}" ] || die "$where: row '$name' repeats the row of line ${_BOOT_LINE[$name]%%$'\t'*}"
+		[[ ",$targets," =~ ^(,(test|check|bench|soak|run))+,$ ]] ||
+			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run"
+		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|stock:6\.12|stock:current)$ ]] ||
+			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, stock:6.12 or stock:current"
+		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
+		if [ "$machine" != - ]; then
+			for m in ${machine//+/ }; do
+				[[ "$m" =~ ^(mem=[1-9][0-9]*[MG]|numa=[0-9]+,[0-9]+|virt|initrd=[a-z0-9-]+)$ ]] ||
+					die "$where: $name: machine item '$m' is not mem=SIZE, numa=MIB0,MIB1, virt or initrd=NAME"
+			done
+		fi
+		for s in ${suites//,/ }; do
+			[ -x "$TOP/guest/tests/$s" ] || die "$where: $name: no suite guest/tests/$s"
+		done
+		[[ "$timeout" =~ ^[0-9A-Z_{}+*/-]+$ ]] || die "$where: $name: bad timeout '$timeout'"
+		[[ "$haft" =~ ^(yes|no)$ ]] || die "$where: $name: haft must be yes or no, not '$haft'"
+		[[ "$caps" =~ ^0x000[137]$ ]] || die "$where: $name: caps must be 0x0001, 0x0003 or 0x0007, not '$caps'"
+		[[ ( "$haft" = yes && "$caps" = 0x0007 ) || ( "$haft" = no && "$caps" != 0x0007 ) ]] ||
+			die "$where: $name: haft=$haft with caps $caps (0x0007 is exactly HAFT in use)"
+		if [ "$haft" = yes ] && [[ " $append " =~ \ (arm64\.nohaft|id_aa64mmfr1\.hafdbs=(0x)?[12])\  ]]; then
+			die "$where: $name: expects HAFT with '${BASH_REMATCH[1]}' on its command line, which turns it off"
+		fi
+		_BOOT_LINE[$name]="$n"$'\t'"$targets"$'\t'"$kernel"$'\t'"$cpu"$'\t'"$machine"$'\t'"$suites"$'\t'"$timeout"$'\t'"$haft"$'\t'"$caps"$'\t'"$append"
+		_BOOT_ROWS+=("$name")
+	done <"$BOOTS"
+	[ ${#_BOOT_ROWS[@]} -gt 0 ] || die "$BOOTS has no rows"
+}
+boot_rows() {
+	local r t
+	boots_load
+	for r in "${_BOOT_ROWS[@]}"; do
+		IFS=$'\t' read -r _ t _ <<<"${_BOOT_LINE[$r]}"
+		[[ ",$t," == *",$1,"* ]] && printf '%s\n' "$r"
+	done
+	return 0
+}
+boot_row() {
+	local v
+	boots_load
+	[ -n "${_BOOT_LINE[$1]:-}" ] || die "no row '$1' in ${BOOTS#"$TOP"/} (rows: ${_BOOT_ROWS[*]})"
+	IFS=$'\t' read -r _ ROW_TARGETS ROW_KERNEL ROW_CPU ROW_MACHINE ROW_SUITES ROW_TIMEOUT \
+		ROW_HAFT ROW_CAPS ROW_APPEND <<<"${_BOOT_LINE[$1]}"
+	for v in ROW_MACHINE ROW_APPEND; do
+		[ "${!v}" != - ] || printf -v "$v" ''
+	done
 }
 
 # debian_arm64 NAME PKGS : Debian bookworm's arm64 packages PKGS (comma

@@ -38,15 +38,20 @@ run_step() {
 host_step() { run_step --plain "$@"; }
 host_tap() { run_step --tap "$@"; }
 
-# guest NAME BOOT_ARGS... : a guest boot (scripts/boot.sh -n NAME ...),
-# which judges its own console log; if boot.sh dies before that, nothing is
-# recorded and the summary counts NAME as never judged.
+# guest NAME [CMD...] : a guest boot, the row NAME of the table of boots
+# (scripts/boot.sh -b NAME, or CMD when given), which judges its own
+# console log; if it dies before that, nothing is recorded and the
+# summary counts NAME as never judged.
 guest() {
 	local name=$1
 	shift
 	planned "$name"
 	[ -z "$STOPPED" ] || return 1
-	"$BOOT" -n "$name" "$@"
+	if [ $# = 0 ]; then
+		"$BOOT" -b "$name"
+	else
+		"$@"
+	fi
 }
 
 # stop WHY : a step the rest depends on failed; the remaining planned
