@@ -676,8 +676,11 @@ def main():
         print(f"bench-report: no measurements in {d}/*.log", file=sys.stderr)
         return 1
     out = ["# Non-leaf PMD young on arm64 (FEAT_HAFT): benchmark results", "",
-           "Produced by `make bench` (scripts/bench.sh) on the patched QEMU (TCG). "
-           "Times are emulated and indicative only; entry counts are exact.", ""]
+           "Produced by `make bench` (scripts/bench.sh) on the patched QEMU (TCG) with "
+           "`-icount shift=0,sleep=off`: the guest's clock advances 1 ns per instruction it executes, "
+           "so every time below (but the host-timed cold walks) is the guest's instruction count and "
+           "repeats exactly. It is the kernel's own cost: caches, TLBs and the hardware's Access-flag "
+           "updates (free in QEMU's walker) are not modelled. Entry counts are exact.", ""]
     out.append("## Aging walks\n")
     age = aging_table(bench, out)
     out.append("\n## Realistic workload: memcg-limited job swapping to zram\n")
