@@ -27,7 +27,7 @@
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
 mib=${AGE_MIB:-1024}
-growth=${GROWTH_MIB:-256,1024,2048,4096,10240}
+growth=${GROWTH_MIB:-256,512,1024,2048,4096,8192,10240}
 parts=${BENCH_PARTS:-age reclaim guard growth}
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive integer, not '$reps'"
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "RECLAIM_SECS must be a positive integer, not '$secs'"
