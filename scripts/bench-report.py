@@ -685,6 +685,8 @@ def main():
     age = aging_table(bench, out)
     out.append("\n## Realistic workload: memcg-limited job swapping to zram\n")
     rec = reclaim_table(reclaim, out)
+    if not rec:
+        out.append("Not measured in this run (no bench/reclaim log).")
     out.append("\n## Regression guards and the cost of HAFT when it cannot help\n")
     grd = guard_table(guard, out)
     ctl, wall, pts = method_and_growth(bench, out)
