@@ -1,33 +1,45 @@
 #!/bin/bash
 # 'make bench': the benchmark matrix of non-leaf PMD young on arm64.
 # Its boots are the table's bench rows (boots at the top).
+# All but one run under icount (the table's machine column): guest time
+# counts the instructions the guest executes, so the guest's own timings
+# repeat exactly and a pair of runs differs only by what it measures.
 #  1. aging (one boot, -cpu max): agebench, 0x0003 and 0x0007 alternated,
 #     REPS repetitions of each scenario (seed protocol, running owner, cold
 #     after hot, steady cold, fully hot, 10% hot, one page per 2 MiB);
+#     the same-versus-same control (0x0003 on both sides of each pair);
+#     and the cold walks timed by the host's clock, without icount;
 #  2. realistic workload (one boot): reclaim-job in a memcg limited below
 #     its data, zram swap, 0x0003 and 0x0007 alternated;
 #  3. regression guards: REPS rounds of three boots (HAFT in use; HAFT
 #     present but off with arm64.nohaft; a CPU model without HAFT), each
-#     running mmap/touch/munmap, GUPS and two aging walks with 0x0003.
+#     running mmap/touch/munmap, GUPS and two aging walks with 0x0003;
+#  4. cost growth: aging walks of sets of GROWTH_MIB sizes in a 12 GiB
+#     guest, and of 1 GiB with 0..100% of its tables gone cold.
 # Logs in build/results/bench/ (a part that runs replaces its own logs,
 # the others stay), then scripts/bench-report.py writes bench.md,
-# bench.csv and bench.png there from all of them. Variables: REPS (5),
-# RECLAIM_SECS (20), AGE_MIB (1024), BENCH_PARTS ("age reclaim guard").
+# bench.csv, summary.json and the plots there from all of them; they go
+# to results/ with bench.json (date, QEMU, REPS), and results.py renders
+# results/README.md and the cover letter's numbers from them. Variables: REPS (5),
+# RECLAIM_SECS (20), AGE_MIB (1024), GROWTH_MIB (256,...,10240),
+# BENCH_PARTS ("age reclaim guard growth"; "report": only the report).
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
 mib=${AGE_MIB:-1024}
-parts=${BENCH_PARTS:-age reclaim guard}
+growth=${GROWTH_MIB:-256,512,1024,2048,4096,8192,10240}
+parts=${BENCH_PARTS:-age reclaim guard growth}
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive integer, not '$reps'"
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "RECLAIM_SECS must be a positive integer, not '$secs'"
 [[ "$mib" =~ ^[1-9][0-9]*$ ]] || die "AGE_MIB must be a positive integer, not '$mib'"
+[[ "$growth" =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die "GROWTH_MIB must be sizes in MiB, comma separated, not '$growth'"
 out=$BUILD/results/bench
 mkdir -p "$out"
 rm -f "$out"/counts "$out"/problems
 # The rows of the table of boots ($TOP/boots) for bench: bench/PART, or
 # bench/PART-SIDE for the parts with several boots (guard); their
 # command lines take REPS, AGE_MIB and RECLAIM_SECS from here.
-export REPS=$reps RECLAIM_SECS=$secs AGE_MIB=$mib
+export REPS=$reps RECLAIM_SECS=$secs AGE_MIB=$mib GROWTH_MIB=$growth
 rows=$(boot_rows bench) || exit 1
 fail=0
 boot() { "$TOP/scripts/boot.sh" -b "$@" || fail=1; }
@@ -36,8 +48,8 @@ part_rows() { grep -E "^bench/$1(-|$)" <<<"$rows" || die "no row bench/$1 or ben
 for p in $parts; do
 	case $p in
 	age)
-		rm -f "$out"/age.log
-		say "bench: aging scenarios, $mib MiB, $reps repetitions, off/on alternated"
+		rm -f "$out"/age.log "$out"/age-*.log
+		say "bench: aging scenarios, $mib MiB, $reps repetitions, off/on alternated; the control; the host-timed cold walks"
 		rs=$(part_rows age) || exit 1
 		for r in $rs; do boot "$r"; done
 		;;
@@ -55,8 +67,34 @@ for p in $parts; do
 			for r in $guards; do boot "$r" -n "$r-$i"; done
 		done
 		;;
-	*) die "unknown bench part '$p' (age, reclaim, guard)" ;;
+	growth)
+		rm -f "$out"/growth-*.log
+		say "bench: cost growth, sets of $growth MiB, and 1 GiB with 0..100% of its tables cold"
+		rs=$(part_rows growth) || exit 1
+		for r in $rs; do boot "$r"; done
+		;;
+	report) ;;
+	*) die "unknown bench part '$p' (age, reclaim, guard, growth, report)" ;;
 	esac
 done
 python3 "$TOP/scripts/bench-report.py" "$out" || fail=1
+# The published copy: results/ (scripts/results.py renders
+# results/README.md and the cover letter's numbers from it).
+if [ $fail = 0 ]; then
+	for f in bench.md bench.csv summary.json "$out"/bench*.png; do
+		cp "$out/${f##*/}" "$TOP/results/"
+	done
+	python3 - "$TOP" "$reps" <<'PY' || fail=1
+import json, sys, time
+sys.path.insert(0, sys.argv[1] + "/scripts")
+import results
+with open(sys.argv[1] + "/results/bench.json", "w") as f:
+    json.dump({"date": time.strftime("%Y-%m-%d", time.gmtime()), "qemu": results.qemu_version(),
+               "reps": int(sys.argv[2]), "icount": "shift=0,sleep=off",
+               "note": "Guest times are instructions executed (QEMU -icount shift=0,sleep=off: 1 ns each), "
+                       "except the host-timed cold walks (age-wallclock)."}, f, indent=1)
+    f.write("\n")
+PY
+	python3 "$TOP/scripts/results.py" render || fail=1
+fi
 [ $fail = 0 ] || die "some benchmark boots failed: see the verdicts above and $out/*.log"

@@ -27,7 +27,8 @@
 #
 # Environment (ad hoc, or a row's machine column leaves them): MEM (3G),
 # NUMA=MIB0,MIB1, VIRT=1 (virtualization=on: the kernel starts at EL2, a
-# KVM host), INITRD= another initramfs.
+# KVM host), ICOUNT=1 (-icount shift=0,sleep=off: guest time counts
+# instructions), INITRD= another initramfs.
 . "$(dirname "$0")/lib.sh"
 
 row= variant= cpu= append= run= tmo= name= interactive=0 dry=0 expect=
@@ -50,7 +51,7 @@ while getopts b:k:K:c:a:r:t:e:n:iN opt; do
 	esac
 done
 [ $OPTIND -gt $# ] || die "$usage"
-mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} initrd=${INITRD:-$BUILD/initramfs.cpio}
+mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} icount=${ICOUNT:-0} initrd=${INITRD:-$BUILD/initramfs.cpio}
 haft= caps=
 if [ -n "$row" ]; then
 	[ -z "$append$run$tmo$expect" ] || die "boot.sh -b $row: the row gives the command line, suites, timeout and expectation (no -a, -r, -t or -e)"
@@ -75,6 +76,7 @@ if [ -n "$row" ]; then
 		mem=*) mem=${m#mem=} ;;
 		numa=*) numa_sizes=${m#numa=} ;;
 		virt) virt=1 ;;
+		icount) icount=1 ;;
 		initrd=*) initrd=$BUILD/initramfs-${m#initrd=}.cpio ;;
 		esac
 	done
@@ -154,6 +156,10 @@ if [ -n "$numa_sizes" ]; then
 fi
 Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
+# ICOUNT=1 (a row's icount): the guest's clock counts the instructions it
+# executes, 1 ns each (shift=0), and skips idle time (sleep=off), so the
+# guest's own timings are instruction counts, the same on every run.
+[ "$icount" = 1 ] && Q+=(-icount shift=0,sleep=off)
 
 if [ $dry = 1 ]; then
 	printf 'qemu:'

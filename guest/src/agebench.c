@@ -4,10 +4,13 @@
  * working set with non-leaf PMD young off (lru_gen/enabled 0x0003) and on
  * (0x0007), alternating the two settings (A B A B ...) inside one boot.
  *
- * Usage: agebench [-s MiB] [-r REPS] [-n] SCENARIO...
+ * Usage: agebench [-s MiB] [-r REPS] [-n | -c] SCENARIO...
  *   -s MiB  working set (default 1024)      -r N  repetitions (default 5)
  *   -n      only 0x0003 (for CPUs without HAFT; also used to measure the
  *           cost of 0x0004 on a CPU that cannot use it)
+ *   -c      the same-versus-same control: both sides of each pair 0x0003
+ *           (side=a and side=b), to show how far a paired ratio strays
+ *           from 1 when nothing differs
  * Scenarios, each measured on the walk(s) after a "warm" walk that found
  * the whole set young (so every PTE table is in MGLRU's Bloom filter and,
  * with 0x0004, its table Access flag has just been cleared):
@@ -16,14 +19,18 @@
  *   hot       every page touched again
  *   hot10     every 10th 2 MiB region touched whole
  *   sparse    one page touched in every 2 MiB region (worst case)
+ *   coldP     P% (0..100) of the tables, spread evenly, went cold since
+ *             the warm walk, the others were touched whole: cold0 is hot,
+ *             cold100 is cold-after-hot
  *   idle      the set is built once and never touched again, its owner
  *             keeps running: the walks after the first ("running owner")
  *   seed      the protocol of the original series: stress-ng --vm builds
  *             the set and sleeps; walks with the debugfs default
  *             force_scan=1 ("seed-fs1") and with force_scan=0 ("seed-fs0")
  * Each walk prints one line:
- *   BENCH scenario=S caps=0x0003 rep=R walk=W ms=T visited=N young=N
- *         tables_found=N tables_added=N youngest=N
+ *   BENCH scenario=S caps=0x0003 side=off rep=R walk=W mib=M ms=T
+ *         visited=N young=N tables_found=N tables_added=N youngest=N
+ * side is off (0x0003) or on (0x0007), or a and b with -c; mib the set.
  * "visited" is the walk's count of leaf entries (lru_gen_full, tyfa), the
  * deterministic cost; "youngest" the pages in the youngest generation after
  * it (pages promoted). Lines starting '#' are commentary.
@@ -65,6 +72,7 @@ static unsigned long set_mib = 1024, nr_pages, nr_regions;
 static size_t page_size, pmd_span, per_region;	/* pages in a PTE table */
 static int reps = 5;
 static bool only_off;
+static const char *sides[2] = { "off", "on" };
 static char *set;
 static size_t set_len;
 static unsigned int memcg_id;
@@ -126,7 +134,8 @@ static void use_caps(unsigned int caps)
  * Returns false when a force_scan=0 walk has no room (the oldest generation
  * holds the working set).
  */
-static bool walk(bool force, const char *scenario, unsigned int caps, int rep, int nr)
+static bool walk(bool force, const char *scenario, int side, unsigned int caps,
+		 int rep, int nr)
 {
 	const struct lru_gen_target t = {
 		.memcg = memcg_id,
@@ -144,9 +153,10 @@ static bool walk(bool force, const char *scenario, unsigned int caps, int rep, i
 	if (ret)
 		die("%s", lru_gen_error());
 	if (scenario)
-		printf("BENCH scenario=%s caps=0x%04x rep=%d walk=%d ms=%.3f visited=%lu young=%lu tables_found=%lu tables_added=%lu youngest=%lu\n",
-		       scenario, caps, rep, nr, w.ms, w.counts.total, w.counts.young,
-		       w.counts.found, w.counts.added, g.anon[FOUND]);
+		printf("BENCH scenario=%s caps=0x%04x side=%s rep=%d walk=%d mib=%lu ms=%.3f visited=%lu young=%lu tables_found=%lu tables_added=%lu youngest=%lu\n",
+		       scenario, caps, sides[side], rep, nr, set_mib, w.ms,
+		       w.counts.total, w.counts.young, w.counts.found,
+		       w.counts.added, g.anon[FOUND]);
 	fflush(stdout);
 	return true;
 }
@@ -172,9 +182,9 @@ static void touch(char *p, size_t len, bool sparse)
 static void warm_up(unsigned int caps)
 {
 	touch(set, set_len, false);
-	walk(true, NULL, caps, 0, 0);
+	walk(true, NULL, 0, caps, 0, 0);
 	touch(set, set_len, false);
-	if (!walk(false, NULL, caps, 0, 0))
+	if (!walk(false, NULL, 0, caps, 0, 0))
 		die("no room for the warm walk");
 }
 
@@ -209,7 +219,7 @@ static void map_set(void)
 	if (madvise(set, set_len, MADV_NOHUGEPAGE))
 		die("MADV_NOHUGEPAGE: %s", strerror(errno));
 	touch(set, set_len, false);
-	walk(true, NULL, 0, 0, 0);	/* a new mm's first walk is forced anyway */
+	walk(true, NULL, 0, 0, 0, 0);	/* a new mm's first walk is forced anyway */
 }
 
 static void touch_hot10(void)
@@ -219,23 +229,39 @@ static void touch_hot10(void)
 		touch(set + r * pmd_span, pmd_span, false);
 }
 
-/* One repetition of @name with @caps. */
-static void scenario(const char *name, unsigned int caps, int rep)
+/*
+ * @pct percent of the regions, spread evenly, stay cold; the others are
+ * touched whole. Region r is cold when the count of cold regions up to it,
+ * (r + 1) * pct / 100, grows at r.
+ */
+static void touch_cold_pct(unsigned long pct)
 {
+	drop_tlb(set, set_len);
+	for (unsigned long r = 0; r < nr_regions; r++)
+		if ((r + 1) * pct / 100 == r * pct / 100)
+			touch(set + r * pmd_span, pmd_span, false);
+}
+
+/* One repetition of @name with the setting of @side. */
+static void scenario(const char *name, int side, unsigned int caps, int rep)
+{
+	unsigned long pct;
+	char *end;
+
 	use_caps(caps);
 	if (!strcmp(name, "idle")) {
 		/* fresh set, built once, owner keeps running, touches nothing */
 		munmap(set, set_len);
 		map_set();
 		for (int w = 1; w <= 2; w++)
-			if (!walk(false, "running-owner", caps, rep, w))
+			if (!walk(false, "running-owner", side, caps, rep, w))
 				break;
 		return;
 	}
 	warm_up(caps);
 	if (!strcmp(name, "cold")) {
-		walk(false, "cold-after-hot", caps, rep, 1);
-		walk(false, "steady-cold", caps, rep, 2);
+		walk(false, "cold-after-hot", side, caps, rep, 1);
+		walk(false, "steady-cold", side, caps, rep, 2);
 		return;
 	}
 	if (!strcmp(name, "hot"))
@@ -244,9 +270,12 @@ static void scenario(const char *name, unsigned int caps, int rep)
 		touch_hot10();
 	else if (!strcmp(name, "sparse"))
 		touch(set, set_len, true);
+	else if (!strncmp(name, "cold", 4) && name[4] &&
+		 (pct = strtoul(name + 4, &end, 10)) <= 100 && !*end)
+		touch_cold_pct(pct);
 	else
 		die("unknown scenario '%s'", name);
-	if (!walk(false, name, caps, rep, 1))
+	if (!walk(false, name, side, caps, rep, 1))
 		die("%s: no room for the measured walk", name);
 }
 
@@ -255,7 +284,7 @@ static void scenario(const char *name, unsigned int caps, int rep)
  * fills the set once and sleeps. Walks: 1 (absorbs the forced first walk of
  * a new mm), then 2 and 3 measured with @force.
  */
-static void seed_run(unsigned int caps, int rep, bool force)
+static void seed_run(int side, unsigned int caps, int rep, bool force)
 {
 	const char *name = force ? "seed-fs1" : "seed-fs0";
 	char bytes[32], buf[64], path[192];
@@ -292,9 +321,9 @@ static void seed_run(unsigned int caps, int rep, bool force)
 			die("stress-ng did not fill %lu MiB in 300 s (%lu bytes)", set_mib, cur);
 	}
 	find_memcg();
-	walk(true, NULL, caps, rep, 0);
+	walk(true, NULL, side, caps, rep, 0);
 	for (int w = 2; w <= 3; w++)
-		if (!walk(force, name, caps, rep, w))
+		if (!walk(force, name, side, caps, rep, w))
 			break;
 	kill(seed_pid, SIGKILL);
 	waitpid(seed_pid, NULL, 0);
@@ -324,7 +353,7 @@ int main(int argc, char **argv)
 	/* A PTE table is one page of 8-byte entries. */
 	per_region = page_size / 8;
 	pmd_span = page_size * per_region;
-	while ((opt = getopt(argc, argv, "s:r:n")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:nc")) != -1) {
 		switch (opt) {
 		case 'n':
 			only_off = true;
@@ -335,13 +364,19 @@ int main(int argc, char **argv)
 		case 's':
 			set_mib = strtoul(optarg, NULL, 0);
 			break;
+		case 'c':
+			settings[1] = 0x0003;
+			sides[0] = "a";
+			sides[1] = "b";
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
+			fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n | -c] SCENARIO...\n", argv[0]);
 			return 2;
 		}
 	}
-	if (optind >= argc || !set_mib || (set_mib << 20) % pmd_span || reps < 1) {
-		fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n] SCENARIO...\n", argv[0]);
+	if (optind >= argc || !set_mib || (set_mib << 20) % pmd_span || reps < 1 ||
+	    (only_off && settings[1] == 0x0003)) {
+		fprintf(stderr, "usage: %s [-s MiB] [-r REPS] [-n | -c] SCENARIO...\n", argv[0]);
 		return 2;
 	}
 	if (only_off)
@@ -357,7 +392,10 @@ int main(int argc, char **argv)
 	if (put(CG "/cgroup.subtree_control", "+memory"))
 		die("cannot enable the memory controller: %s", strerror(errno));
 	printf("# agebench: %lu MiB, %d repetitions, settings %s, lru_gen/enabled was %s\n",
-	       set_mib, reps, only_off ? "0x0003" : "0x0003 0x0007 alternated", saved_caps);
+	       set_mib, reps,
+	       only_off ? "0x0003" :
+	       settings[1] == 0x0003 ? "0x0003 0x0003 alternated (control)" :
+	       "0x0003 0x0007 alternated", saved_caps);
 
 	for (int a = optind; a < argc; a++) {
 		const char *name = argv[a];
@@ -379,7 +417,7 @@ int main(int argc, char **argv)
 				for (int r = 1; r <= reps; r++) {
 					progress(force ? "seed (force_scan=1)" : "seed (force_scan=0)", r);
 					for (int s = 0; s < nset; s++)
-						seed_run(settings[s], r, force);
+						seed_run(s, settings[s], r, force);
 				}
 			}
 			if (saved_thp[0])
@@ -397,7 +435,7 @@ int main(int argc, char **argv)
 		for (int r = 1; r <= reps; r++) {
 			progress(name, r);
 			for (int s = 0; s < nset; s++)
-				scenario(name, settings[s], r);
+				scenario(name, s, settings[s], r);
 		}
 	}
 	printf("# agebench: done\n");
