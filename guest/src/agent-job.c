@@ -5,7 +5,7 @@
  * mapped by PTE tables, as without THP; pages of the system's size).
  *
  * Usage: agent-job MODE MIB[k] [-o FILE] [-z ZIPF_S] [-d DRIFT] [-v BYTES]
- *                           [-n NURSERY_MIB]
+ *                           [-n NURSERY_MIB] [-r OPS_PER_S]
  *   kv      a key-value cache: fixed-size values (-v, default 256 bytes) in
  *           one table, placed in key order (as a slab fills its pages in
  *           insertion order). Keys are Zipf-popular (-z, default 0.99) by
@@ -26,6 +26,8 @@
  *   hot     a steady hot set: one word of a random page read and written
  *           per operation.
  *   idle    maps and fills the memory once, then sleeps.
+ * With -r, a job does at most OPS_PER_S operations a second (it sleeps when
+ * ahead), like a service with a given load rather than a batch job.
  * Pages are filled to compress about 4:1 (zram). When the memory is filled
  * the operation count is published in FILE (-o): 8 bytes, native endian,
  * updated every 4096 operations; FILE appears (by rename) only then, so a
@@ -149,12 +151,20 @@ static void publish(const char *path)
 		fail(path);
 }
 
+static double rate, t_start; /* -r: at most @rate operations a second */
+
 static inline void count(uint64_t n)
 {
 	ops += n;
 	sink_out = sink;
 	if (counter)
 		*counter = ops;
+	if (rate) {
+		double ahead = ops / rate - (now_s() - t_start);
+
+		if (ahead > 0)
+			usleep(ahead * 1e6);
+	}
 }
 
 static void run_kv(uint64_t *mem, size_t len, size_t vbytes, double s,
@@ -273,7 +283,7 @@ static void run_hot(uint64_t *mem, size_t len, size_t page)
 
 static const char usage[] =
 	"usage: agent-job kv|gc|stream|hot|idle MIB [-o FILE] [-z ZIPF_S] [-d DRIFT_PCT_PER_S]\n"
-	"                 [-v VALUE_BYTES] [-n NURSERY_MIB]\n";
+	"                 [-v VALUE_BYTES] [-n NURSERY_MIB] [-r OPS_PER_S]\n";
 
 int main(int argc, char **argv)
 {
@@ -292,8 +302,11 @@ int main(int argc, char **argv)
 	len = strtoul(argv[2], &end, 0);
 	len <<= *end == 'k' ? 10 : 20;
 	optind = 3;
-	while ((opt = getopt(argc, argv, "o:z:d:v:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:z:d:v:n:r:")) != -1) {
 		switch (opt) {
+		case 'r':
+			rate = atof(optarg);
+			break;
 		case 'o':
 			out = optarg;
 			break;
@@ -320,6 +333,7 @@ int main(int argc, char **argv)
 	}
 	mem = map_mem(len);
 	publish(out);
+	t_start = now_s();
 	if (!strcmp(mode, "kv"))
 		run_kv(mem, len, vbytes, zipf, drift);
 	else if (!strcmp(mode, "gc"))
