@@ -348,7 +348,7 @@ def agent_phases(agent, tag):
 
 
 def per_round(phases, caps, key):
-    return [v[key] / v["rounds"] for v in phases.get(caps, {}).values() if v["rounds"]]
+    return [round(v[key] / v["rounds"], 6) for v in phases.get(caps, {}).values() if v["rounds"]]
 
 
 def per_gib(phases, caps):
