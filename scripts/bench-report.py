@@ -13,6 +13,8 @@ The guest prints one line per measurement:
         mib=M ms=.. visited=..
   RECLAIM caps=.. rep=.. kops_per_s=.. stime=.. pgscan=.. ...
   GUARD tag=haft|nohaft|cpu-nohaft (mmap-touch|gups|scenario=..) ...
+  AGENT tag=.. caps=.. pair=P round=R settle=0|1 memcg=GROUP cpu_ms=.. visited=..
+  AGENT-JOB tag=.. caps=.. pair=P job=J ops_per_s=..
 Every comparison is made pair by pair (the runs of one repetition, or the
 boots of one round), and reported as the median ratio with its range,
 next to the medians and ranges of the raw values. The tags of the
@@ -97,7 +99,7 @@ def ratio(pairs, digits=3):
 
 
 def read_logs(paths):
-    bench, reclaim, guard = [], [], []
+    bench, reclaim, guard, agent = [], [], [], []
     for p in paths:
         with open(p, errors="replace") as f:
             for line in f:
@@ -112,12 +114,22 @@ def read_logs(paths):
                 if d and "kops_per_s" in d:
                     reclaim.append(d)
                     continue
+                d = fields(line, "AGENT")
+                if d and "cpu_ms" in d:
+                    d["_part"] = "agent"
+                    agent.append(d)
+                    continue
+                d = fields(line, "AGENT-JOB")
+                if d and "ops_per_s" in d:
+                    d["_part"] = "agent-job"
+                    agent.append(d)
+                    continue
                 d = fields(line, "GUARD")
                 if d:
                     m = re.search(r"GUARD tag=\S+ (mmap-touch|gups) ", line)
                     d["what"] = m.group(1) if m else d.get("scenario", "")
                     guard.append(d)
-    return bench, reclaim, guard
+    return bench, reclaim, guard, agent
 
 
 def read_csv(path):
@@ -477,7 +489,7 @@ def write_summary(path, ts, pts):
         f.write("\n")
 
 
-def write_csv(path, bench, reclaim, guard):
+def write_csv(path, bench, reclaim, guard, agent=()):
     with open(path, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["part", "tag", "scenario", "walk", "setting", "side", "mib", "rep", "metric", "value"])
@@ -497,6 +509,166 @@ def write_csv(path, bench, reclaim, guard):
                 if k in d:
                     w.writerow(["guard", d.get("tag"), d["what"], d.get("walk", ""), d.get("caps", ""),
                                 "", d.get("mib", ""), n[key], k, d[k]])
+        # the agent: scenario is the memcg group (or the job), walk the
+        # round (settle rounds negative or 0), rep the pair
+        for d in agent:
+            job = d["_part"] == "agent-job"
+            for k, v in d.items():
+                if k not in AGENT_KEYS and not k.startswith("_") and num(v) is not None:
+                    w.writerow([d["_part"], d.get("tag", ""), d["job"] if job else d["memcg"],
+                                "" if job else d["round"], d["caps"], "", "", d["pair"], k, v])
+
+
+AGENT_KEYS = ("tag", "caps", "pair", "round", "settle", "memcg", "job")
+AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
+JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
+
+
+def read_agent_csv(path):
+    """The agent's records back from bench.csv, as read_logs gives them."""
+    recs = {}
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["part"] not in ("agent", "agent-job"):
+                continue
+            job = row["part"] == "agent-job"
+            key = (row["part"], row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
+            d = recs.setdefault(key, {"_part": row["part"], "tag": row["tag"], "caps": row["setting"],
+                                      "pair": row["rep"], ("job" if job else "memcg"): row["scenario"]})
+            if not job:
+                d["round"] = row["walk"]
+                d["settle"] = "1" if int(row["walk"]) < 1 else "0"
+            d[row["metric"]] = row["value"]
+    return list(recs.values())
+
+
+def agent_phases(agent, tag):
+    """{group: {caps: {pair: sums over the measured rounds}}} and the
+    jobs' {job: {caps: {pair: ops_per_s}}} of one tag (pair 0 is warm-up)."""
+    groups, jobs = {}, {}
+    for d in agent:
+        if d.get("tag", "") != tag or int(d["pair"]) < 1:
+            continue
+        p = int(d["pair"])
+        if d["_part"] == "agent-job":
+            jobs.setdefault(d["job"], {}).setdefault(d["caps"], {})[p] = float(d["ops_per_s"])
+            continue
+        if d["settle"] != "0":
+            continue
+        s = groups.setdefault(d["memcg"], {}).setdefault(d["caps"], {}).setdefault(p, {"rounds": 0})
+        s["rounds"] += 1
+        for k in ("cpu_ms", "ms", "visited", "young", "found", "added", "reclaimed_kib",
+                  "mapped_kib", "evict_cpu_ms", "n", "full"):
+            s[k] = s.get(k, 0) + float(d.get(k, 0))
+    return groups, jobs
+
+
+def per_round(phases, caps, key):
+    return [round(v[key] / v["rounds"], 6) for v in phases.get(caps, {}).values() if v["rounds"]]
+
+
+def per_gib(phases, caps):
+    return [v["cpu_ms"] / (v["mapped_kib"] / 2**20) for v in phases.get(caps, {}).values()
+            if v["mapped_kib"]]
+
+
+def agent_section(agent, out):
+    tags = sorted({d.get("tag", "") for d in agent})
+    if not tags:
+        return {}
+    out.append("\n## Aging agent: many memcgs, drifting jobs, 0x0003 vs 0x0007\n")
+    out.append("age-agent ages every memcg each interval with force_scan=0, evicting the oldest "
+               "generation for room (guest/tests/bench-agent). Per memcg group and in total (ALL): "
+               "the agent's CPU time in the aging commands per round, off (0x0003) / on (0x0007), "
+               "median over the pairs; the paired ratio on/off of the CPU time summed over each "
+               "phase's measured rounds, median (min..max); the CPU per GiB mapped (anon + "
+               "file_mapped); per round: leaf entries visited and found young, PTE tables found "
+               "in and added to the Bloom filter, memory reclaimed by the evictions.")
+    verdicts = {}
+    for tag in tags:
+        groups, jobs = agent_phases(agent, tag)
+        if not groups:
+            continue
+        out.append(f"\n### {tag or 'agent'}\n")
+        out.append("| memcgs | aging CPU ms/round, off / on | on/off, paired | CPU ms per GiB mapped, "
+                   "off / on | visited, off / on | young, off / on | tables found, off / on | "
+                   "tables added, off / on | reclaimed KiB/round, off / on |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        order = sorted(groups, key=lambda g: (g == "ALL", g))
+        for g in order:
+            ph = groups[g]
+            pairs = sorted(set(ph.get(OFF, {})) & set(ph.get(ON, {})))
+            r, rs = ratio([(ph[OFF][p]["cpu_ms"], ph[ON][p]["cpu_ms"]) for p in pairs])
+            n = int(next(iter(next(iter(ph.values())).values()))["n"] /
+                    max(1, next(iter(next(iter(ph.values())).values()))["rounds"]))
+
+            def two(key, dg=0):
+                return f"{spread(per_round(ph, OFF, key), dg)} / {spread(per_round(ph, ON, key), dg)}"
+            out.append(f"| {g}{f' ({n})' if n > 1 else ''} | {two('cpu_ms', 2)} | {rs} | "
+                       f"{spread(per_gib(ph, OFF), 2)} / {spread(per_gib(ph, ON), 2)} | {two('visited')} | "
+                       f"{two('young')} | {two('found')} | {two('added')} | {two('reclaimed_kib')} |")
+            if g == "ALL":
+                verdicts[(tag, "cpu")] = (r, len(pairs))
+        if jobs:
+            out.append("\n| job | throughput, ops/s, off | on | on/off, paired |")
+            out.append("|---|---|---|---|")
+            for j in sorted(jobs):
+                v = jobs[j]
+                pairs = sorted(set(v.get(OFF, {})) & set(v.get(ON, {})))
+                r, rs = ratio([(v[OFF][p], v[ON][p]) for p in pairs])
+                verdicts[(tag, "job", j)] = (r, len(pairs))
+                out.append(f"| {j} | {spread(list(v.get(OFF, {}).values()), 0)} | "
+                           f"{spread(list(v.get(ON, {}).values()), 0)} | {rs} |")
+        npairs = verdicts.get((tag, "cpu"), (None, 0))[1]
+        out.append(f"\n{npairs} pairs of phases, 0x0003 and 0x0007 alternated in one boot.")
+    agent_targets(verdicts, out)
+    return verdicts
+
+
+def agent_targets(verdicts, out):
+    """met / missed / unresolved, as targets() words them: missed when the
+    whole paired range is on the wrong side of the bound, unresolved when
+    it straddles it."""
+    lines = []
+    for key, (r, n) in sorted(verdicts.items()):
+        if r is None:
+            continue
+        m, lo, hi = r
+        tag = key[0] or "agent"
+        if key[1] == "cpu":
+            ok = m <= AGENT_BOUND and hi < 1
+            word = "met" if ok else ("**missed**" if lo > AGENT_BOUND or lo >= 1 else "not resolved")
+            lines.append(f"- {word}: {tag}, the agent's aging CPU at least {100 * (1 - AGENT_BOUND):.0f}% "
+                         f"lower with 0x0007 and the whole paired range below 1: median ratio {m:.3f} "
+                         f"({lo:.3f}..{hi:.3f}), {n} pairs")
+        else:
+            word = "met" if lo >= JOB_BOUND else ("**missed**" if hi < JOB_BOUND else "not resolved")
+            lines.append(f"- {word}: {tag}, job {key[2]} throughput no more than "
+                         f"{100 * (1 - JOB_BOUND):.0f}% lower: median ratio {m:.3f} ({lo:.3f}..{hi:.3f})")
+    if lines:
+        out.append("\n### Agent targets\n")
+        out.extend(lines)
+
+
+def agent_summary(verdicts):
+    """The agent's targets for summary.json, worded and judged as
+    agent_targets() does."""
+    ts = []
+    for key, (r, n) in sorted(verdicts.items()):
+        tag = key[0] or "agent"
+        if key[1] == "cpu":
+            t = target(f"agent-{tag}", f"aging agent ({tag}): aging CPU at least "
+                       f"{100 * (1 - AGENT_BOUND):.0f}% lower with 0x0007, the whole paired range below 1, "
+                       f"{n} pairs", r, AGENT_BOUND, "<=")
+            if r is not None and r[0] is not None:
+                m, lo, hi = r
+                t["verdict"] = ("met" if m <= AGENT_BOUND and hi < 1 else
+                                "missed" if lo > AGENT_BOUND or lo >= 1 else "unresolved")
+        else:
+            t = target(f"agent-{tag}-job-{key[2]}", f"aging agent ({tag}): job {key[2]}'s throughput "
+                       f"no more than {100 * (1 - JOB_BOUND):.0f}% lower with 0x0007", r, JOB_BOUND, ">=")
+        ts.append(t)
+    return ts
 
 
 def gnuplot(script):
@@ -647,7 +819,7 @@ plot {plots("cold", 4, 5)}
 
 
 def headline(log):
-    bench, _, _ = read_logs([log])
+    bench, _, _, _ = read_logs([log])
     bench = [d for d in bench if d["scenario"] in ("cold-after-hot", "steady-cold", "hot", "sparse")]
     out = []
     age = aging_table(bench, out)
@@ -671,8 +843,8 @@ def main():
         return 2
     d = sys.argv[1]
     logs = sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".log"))
-    bench, reclaim, guard = read_logs(logs)
-    if not (bench or reclaim or guard):
+    bench, reclaim, guard, agent = read_logs(logs)
+    if not (bench or reclaim or guard or agent):
         print(f"bench-report: no measurements in {d}/*.log", file=sys.stderr)
         return 1
     out = ["# Non-leaf PMD young on arm64 (FEAT_HAFT): benchmark results", "",
@@ -692,10 +864,11 @@ def main():
     ctl, wall, pts = method_and_growth(bench, out)
     ts = summary_targets(bench, age, rec, grd, ctl, wall)
     targets_md(ts, out)
+    ts += agent_summary(agent_section(agent, out))
     md = os.path.join(d, "bench.md")
     with open(md, "w") as f:
         f.write("\n".join(out) + "\n")
-    write_csv(os.path.join(d, "bench.csv"), bench, reclaim, guard)
+    write_csv(os.path.join(d, "bench.csv"), bench, reclaim, guard, agent)
     write_summary(os.path.join(d, "summary.json"), ts, pts)
     png = plot(d, bench, ts) and plot_growth(d, pts)
     print("\n".join(out))

@@ -343,6 +343,11 @@ int lru_gen_for_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void 
 	return parse(LRU_GEN_DEBUGFS, fn, arg);
 }
 
+int lru_gen_for_each_full(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg)
+{
+	return parse(LRU_GEN_DEBUGFS_FULL, fn, arg);
+}
+
 static int take_match(const struct lru_gen_lruvec *v, void *arg)
 {
 	struct lru_gen_lruvec *want = arg;

@@ -135,6 +135,11 @@ int lru_gen_read(unsigned int memcg, int node, struct lru_gen_lruvec *v);
  * until it returns non-zero; returns that, or -1 on an error.
  */
 int lru_gen_for_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg);
+/*
+ * The same from lru_gen_full, with the walk counters: one read for all the
+ * lruvecs an agent ages, where lru_gen_read() would read it once each.
+ */
+int lru_gen_for_each_full(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg);
 
 /* Write an aging or an eviction command to debugfs lru_gen. */
 int lru_gen_age(unsigned int memcg, int node, unsigned long max_seq,

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * age-agent: what a job scheduler does with MGLRU for working-set
+ * estimation and proactive reclaim: every interval it ages each of a set
+ * of memcgs through debugfs lru_gen with force_scan=0 and, with -e, first
+ * evicts the oldest generation of a memcg that has no room for a new one
+ * (all four generations in use), to swap if there is any.
+ *
+ * Usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS]
+ *                  [-e] [-j DIR] CGROUP... | -P PARENT
+ *   -c CAPS    write CAPS to lru_gen/enabled first (default: leave it)
+ *   -p PAIR    a label for the output (the pair of phases it belongs to)
+ *   -r N       measured rounds (default 3)
+ *   -w N       rounds before them, printed with settle=1 (default 1): the
+ *              first walks after lru_gen/enabled changed
+ *   -i MS      the interval between the starts of rounds (default 1000)
+ *   -e         evict the oldest generation when there is no room
+ *   -j DIR     jobs' operation counters: each file in DIR holds one
+ *              native-endian 64-bit count, named after its job
+ *   -P PARENT  age every child cgroup of PARENT (a directory of cgroupfs)
+ * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
+ * one group ("svc-001", "svc-002" -> "svc", with n=).
+ *
+ * Per round, one line per memcg group and one for the round (memcg=ALL):
+ *   AGENT caps=0x0007 pair=P round=R settle=0 memcg=kv n=1 aged=1 full=0
+ *         ms=.. cpu_ms=.. visited=.. young=.. found=.. added=..
+ *         mapped_kib=.. evict_cpu_ms=.. reclaimed_kib=..
+ * ms and cpu_ms are the elapsed and this thread's CPU time of the aging
+ * commands alone (the kernel's walks run in the writer's context);
+ * visited/young/found/added the walks' counters (lru_gen_full: leaf
+ * entries visited and young, PTE tables found in and added to the Bloom
+ * filter); mapped_kib anon + file_mapped of memory.stat after the round;
+ * evict_cpu_ms the CPU time of the evictions, reclaimed_kib what memory.stat
+ * pgsteal says they took; full counts memcgs left without room. The round
+ * line adds round_cpu_ms and round_ms, everything the round did (reading
+ * lru_gen_full twice and memory.stat included).
+ * Per phase, one line per job counter of -j:
+ *   AGENT-JOB caps=.. pair=P job=kv ops=.. secs=.. ops_per_s=..
+ * over the measured rounds (from the start of the first measured round to
+ * the end of the last interval).
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lru_gen_util.h"
+
+#define CG_ROOT "/sys/fs/cgroup"
+#define SWAPPINESS 200
+#define MAX_JOBS 32
+
+struct memcg {
+	char path[256]; /* in cgroupfs */
+	char group[64]; /* the name without a trailing -NUMBER */
+	unsigned int id;
+	struct lru_gen_lruvec before, after;
+	bool seen_before, seen_after, aged, full;
+	double ms, cpu_ms, evict_cpu_ms;
+	unsigned long steal0, steal1, mapped_kib;
+};
+
+struct total {
+	unsigned int n, aged, full;
+	double ms, cpu_ms, evict_cpu_ms;
+	unsigned long visited, young, found, added, mapped_kib, reclaimed_kib;
+};
+
+static struct memcg *cgs;
+static unsigned int nr_cgs;
+static char job_name[MAX_JOBS][64], job_path[MAX_JOBS][320];
+static unsigned int nr_jobs;
+static unsigned long page_kib;
+
+static void die(const char *what)
+{
+	printf("AGENT-ERROR %s\n", what);
+	exit(1);
+}
+
+static double clock_ms(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double fmax_ms(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+static void sleep_until_ms(double t)
+{
+	struct timespec ts = { .tv_sec = (time_t)(t / 1e3),
+			       .tv_nsec = (long)((t - (time_t)(t / 1e3) * 1e3) *
+						 1e6) };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
+	       EINTR)
+		;
+}
+
+static void add_memcg(const char *path)
+{
+	char *name, *end;
+	struct memcg *m;
+
+	cgs = realloc(cgs, (nr_cgs + 1) * sizeof(*cgs));
+	if (!cgs)
+		die("out of memory");
+	m = &cgs[nr_cgs++];
+	memset(m, 0, sizeof(*m));
+	snprintf(m->path, sizeof(m->path), "%s", path);
+	name = strrchr(m->path, '/');
+	snprintf(m->group, sizeof(m->group), "%.63s",
+		 name ? name + 1 : m->path);
+	end = m->group + strlen(m->group);
+	while (end > m->group && isdigit((unsigned char)end[-1]))
+		end--;
+	if (end > m->group + 1 && end[-1] == '-' && *end)
+		end[-1] = '\0';
+	/* lru_gen names a memcg by its path below the cgroupfs root */
+	if (strncmp(m->path, CG_ROOT "/", strlen(CG_ROOT) + 1) ||
+	    lru_gen_memcg_id(m->path + strlen(CG_ROOT), &m->id)) {
+		fprintf(stderr, "age-agent: %s: %s\n", m->path,
+			lru_gen_error());
+		die("a cgroup has no memcg listed in lru_gen");
+	}
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(((const struct memcg *)a)->path,
+		      ((const struct memcg *)b)->path);
+}
+
+static void add_children(const char *parent)
+{
+	DIR *d = opendir(parent);
+	struct dirent *e;
+	char path[512];
+	struct stat st;
+
+	if (!d)
+		die("cannot open the parent cgroup");
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", parent, e->d_name);
+		if (!stat(path, &st) && S_ISDIR(st.st_mode))
+			add_memcg(path);
+	}
+	closedir(d);
+	qsort(cgs, nr_cgs, sizeof(*cgs), cmp_path);
+}
+
+static void add_jobs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		die("cannot open the job counter directory");
+	while ((e = readdir(d)) && nr_jobs < MAX_JOBS) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(job_name[nr_jobs], sizeof(job_name[0]), "%.63s",
+			 e->d_name);
+		snprintf(job_path[nr_jobs], sizeof(job_path[0]), "%s/%s", dir,
+			 e->d_name);
+		nr_jobs++;
+	}
+	closedir(d);
+}
+
+static uint64_t job_ops(unsigned int j)
+{
+	uint64_t v = 0;
+	int fd = open(job_path[j], O_RDONLY);
+
+	if (fd >= 0) {
+		if (pread(fd, &v, sizeof(v), 0) != sizeof(v))
+			v = 0;
+		close(fd);
+	}
+	return v;
+}
+
+/* memory.stat of @m: pgsteal, and anon + file_mapped in KiB */
+static void read_stat(struct memcg *m, unsigned long *steal,
+		      unsigned long *mapped_kib)
+{
+	char path[300], key[64];
+	unsigned long long v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/memory.stat", m->path);
+	f = fopen(path, "r");
+	*steal = 0;
+	*mapped_kib = 0;
+	if (!f)
+		return;
+	while (fscanf(f, "%63s %llu", key, &v) == 2) {
+		if (!strcmp(key, "pgsteal"))
+			*steal = v;
+		else if (!strcmp(key, "anon") || !strcmp(key, "file_mapped"))
+			*mapped_kib += v / 1024;
+	}
+	fclose(f);
+}
+
+static int take(const struct lru_gen_lruvec *v, void *arg)
+{
+	bool after = arg;
+
+	if (v->node)
+		return 0;
+	for (unsigned int i = 0; i < nr_cgs; i++) {
+		if (cgs[i].id != v->memcg)
+			continue;
+		if (after) {
+			cgs[i].after = *v;
+			cgs[i].seen_after = true;
+		} else {
+			cgs[i].before = *v;
+			cgs[i].seen_before = true;
+		}
+	}
+	return 0;
+}
+
+static void read_all(bool after)
+{
+	for (unsigned int i = 0; i < nr_cgs; i++) {
+		if (after)
+			cgs[i].seen_after = false;
+		else
+			cgs[i].seen_before = false;
+	}
+	if (lru_gen_for_each_full(take, after ? (void *)1 : NULL) < 0) {
+		fprintf(stderr, "age-agent: %s\n", lru_gen_error());
+		die("cannot read lru_gen_full");
+	}
+}
+
+/* One memcg: make room if asked to, then age it from its max_seq. */
+static void age_one(struct memcg *m, bool evict)
+{
+	struct lru_gen_lruvec *v = &m->before;
+	double c0;
+
+	m->aged = m->full = false;
+	m->ms = m->cpu_ms = m->evict_cpu_ms = 0;
+	if (!m->seen_before)
+		return;
+	if (v->min_seq + LRU_GEN_NR_GENS - 1 <= v->max_seq) {
+		if (!evict) {
+			m->full = true;
+			return;
+		}
+		c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+		/* all of the oldest generation: up to min_seq, any amount */
+		if (lru_gen_evict(m->id, 0, v->min_seq, SWAPPINESS, ~0UL >> 2))
+			fprintf(stderr, "age-agent: %s: %s\n", m->group,
+				lru_gen_error());
+		m->evict_cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+	}
+	{
+		double t0 = clock_ms(CLOCK_MONOTONIC);
+
+		c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+		if (lru_gen_age(m->id, 0, v->max_seq, SWAPPINESS, false)) {
+			/* -ERANGE: the eviction could not make room */
+			m->full = true;
+			return;
+		}
+		m->cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+		m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
+	}
+	m->aged = true;
+}
+
+static void add_to(struct total *t, const struct memcg *m)
+{
+	struct lru_gen_counts c = { 0 };
+
+	t->n++;
+	t->full += m->full;
+	t->ms += m->ms;
+	t->cpu_ms += m->cpu_ms;
+	t->evict_cpu_ms += m->evict_cpu_ms;
+	t->mapped_kib += m->mapped_kib;
+	t->reclaimed_kib += (m->steal1 - m->steal0) * page_kib;
+	if (!m->aged || !m->seen_after)
+		return;
+	if (lru_gen_walk_counts(&m->before, &m->after, &c)) {
+		fprintf(stderr, "age-agent: %s: %s\n", m->group,
+			lru_gen_error());
+		return;
+	}
+	t->aged++;
+	t->visited += c.total;
+	t->young += c.young;
+	t->found += c.found;
+	t->added += c.added;
+}
+
+static void print_total(const char *head, const char *group,
+			const struct total *t)
+{
+	printf("%s memcg=%s n=%u aged=%u full=%u ms=%.3f cpu_ms=%.3f visited=%lu young=%lu found=%lu added=%lu mapped_kib=%lu evict_cpu_ms=%.3f reclaimed_kib=%lu",
+	       head, group, t->n, t->aged, t->full, t->ms, t->cpu_ms,
+	       t->visited, t->young, t->found, t->added, t->mapped_kib,
+	       t->evict_cpu_ms, t->reclaimed_kib);
+}
+
+static void round_once(const char *head, bool evict)
+{
+	double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID),
+	       t0 = clock_ms(CLOCK_MONOTONIC);
+	struct total all = { 0 };
+
+	read_all(false);
+	for (unsigned int i = 0; i < nr_cgs; i++) {
+		unsigned long mapped;
+
+		read_stat(&cgs[i], &cgs[i].steal0, &mapped);
+		age_one(&cgs[i], evict);
+	}
+	read_all(true);
+	for (unsigned int i = 0; i < nr_cgs; i++)
+		read_stat(&cgs[i], &cgs[i].steal1, &cgs[i].mapped_kib);
+	/* one line per group, in the order of first appearance */
+	for (unsigned int i = 0; i < nr_cgs; i++) {
+		struct total t = { 0 };
+		unsigned int j;
+
+		for (j = 0; j < i && strcmp(cgs[j].group, cgs[i].group); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i; j < nr_cgs; j++)
+			if (!strcmp(cgs[j].group, cgs[i].group))
+				add_to(&t, &cgs[j]);
+		print_total(head, cgs[i].group, &t);
+		printf("\n");
+		all.n += t.n;
+		all.aged += t.aged;
+		all.full += t.full;
+		all.ms += t.ms;
+		all.cpu_ms += t.cpu_ms;
+		all.evict_cpu_ms += t.evict_cpu_ms;
+		all.visited += t.visited;
+		all.young += t.young;
+		all.found += t.found;
+		all.added += t.added;
+		all.mapped_kib += t.mapped_kib;
+		all.reclaimed_kib += t.reclaimed_kib;
+	}
+	print_total(head, "ALL", &all);
+	printf(" round_ms=%.3f round_cpu_ms=%.3f\n",
+	       clock_ms(CLOCK_MONOTONIC) - t0,
+	       clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0);
+	fflush(stdout);
+}
+
+static const char usage[] =
+	"usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS] [-e] [-j DIR]\n"
+	"                 CGROUP... | -P PARENT\n";
+
+int main(int argc, char **argv)
+{
+	int opt, rounds = 3, settle = 1, pair = 0;
+	unsigned int caps = 0;
+	const char *parent = NULL, *jobs = NULL;
+	double interval = 1000, next, t_jobs = 0;
+	uint64_t ops0[MAX_JOBS];
+	bool evict = false;
+	long ps = sysconf(_SC_PAGESIZE);
+
+	page_kib = ps > 0 ? (unsigned long)ps / 1024 : 4;
+	while ((opt = getopt(argc, argv, "c:p:r:w:i:ej:P:")) != -1) {
+		switch (opt) {
+		case 'c':
+			caps = strtoul(optarg, NULL, 0);
+			break;
+		case 'p':
+			pair = atoi(optarg);
+			break;
+		case 'r':
+			rounds = atoi(optarg);
+			break;
+		case 'w':
+			settle = atoi(optarg);
+			break;
+		case 'i':
+			interval = atof(optarg);
+			break;
+		case 'e':
+			evict = true;
+			break;
+		case 'j':
+			jobs = optarg;
+			break;
+		case 'P':
+			parent = optarg;
+			break;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (rounds < 1 || settle < 0 || interval <= 0 ||
+	    (!parent && optind >= argc)) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (caps && lru_gen_set_caps(caps) != caps)
+		die("lru_gen/enabled does not take the setting");
+	caps = lru_gen_caps();
+	if (parent)
+		add_children(parent);
+	for (int a = optind; a < argc; a++)
+		add_memcg(argv[a]);
+	if (!nr_cgs)
+		die("no memcgs to age");
+	if (jobs)
+		add_jobs(jobs);
+	/* a round that overruns its interval delays the next ones */
+	next = clock_ms(CLOCK_MONOTONIC);
+	for (int r = 1 - settle; r <= rounds; r++) {
+		char head[96];
+
+		sleep_until_ms(next);
+		if (r == 1) {
+			t_jobs = clock_ms(CLOCK_MONOTONIC);
+			for (unsigned int j = 0; j < nr_jobs; j++)
+				ops0[j] = job_ops(j);
+		}
+		snprintf(head, sizeof(head),
+			 "AGENT caps=0x%04x pair=%d round=%d settle=%d", caps,
+			 pair, r, r < 1);
+		round_once(head, evict);
+		next = fmax_ms(next + interval, clock_ms(CLOCK_MONOTONIC));
+	}
+	sleep_until_ms(next);
+	for (unsigned int j = 0; j < nr_jobs; j++)
+		ops0[j] = job_ops(j) - ops0[j];
+	t_jobs = (clock_ms(CLOCK_MONOTONIC) - t_jobs) / 1e3;
+	for (unsigned int j = 0; j < nr_jobs; j++) {
+		uint64_t ops = ops0[j];
+		double secs = t_jobs;
+
+		printf("AGENT-JOB caps=0x%04x pair=%d job=%s ops=%llu secs=%.3f ops_per_s=%.1f\n",
+		       caps, pair, job_name[j], (unsigned long long)ops, secs,
+		       ops / secs);
+	}
+	return 0;
+}
