@@ -15,20 +15,23 @@
 #     present but off with arm64.nohaft; a CPU model without HAFT), each
 #     running mmap/touch/munmap, GUPS and two aging walks with 0x0003;
 #  4. cost growth: aging walks of sets of GROWTH_MIB sizes in a 12 GiB
-#     guest, and of 1 GiB with 0..100% of its tables gone cold.
+#     guest, and of 1 GiB with 0..100% of its tables gone cold;
+#  5. the aging agent: 105 memcgs aged every interval while drifting jobs
+#     run, 10 pairs of 0x0003 and 0x0007 phases; and a capped gc heap alone.
 # Logs in build/results/bench/ (a part that runs replaces its own logs,
 # the others stay), then scripts/bench-report.py writes bench.md,
 # bench.csv, summary.json and the plots there from all of them; they go
 # to results/ with bench.json (date, QEMU, REPS), and results.py renders
 # results/README.md and the cover letter's numbers from them. Variables: REPS (5),
 # RECLAIM_SECS (20), AGE_MIB (1024), GROWTH_MIB (256,...,10240),
-# BENCH_PARTS ("age reclaim guard growth"; "report": only the report).
+# BENCH_PARTS ("age reclaim guard growth agent"; "report": only the
+# report).
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
 mib=${AGE_MIB:-1024}
 growth=${GROWTH_MIB:-256,512,1024,2048,4096,8192,10240}
-parts=${BENCH_PARTS:-age reclaim guard growth}
+parts=${BENCH_PARTS:-age reclaim guard growth agent}
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive integer, not '$reps'"
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "RECLAIM_SECS must be a positive integer, not '$secs'"
 [[ "$mib" =~ ^[1-9][0-9]*$ ]] || die "AGE_MIB must be a positive integer, not '$mib'"
@@ -73,8 +76,14 @@ for p in $parts; do
 		rs=$(part_rows growth) || exit 1
 		for r in $rs; do boot "$r"; done
 		;;
+	agent)
+		rm -f "$out"/agent.log "$out"/agent-*.log
+		say "bench: the aging agent over drifting jobs, 10 pairs; a capped gc heap alone"
+		rs=$(part_rows agent) || exit 1
+		for r in $rs; do boot "$r"; done
+		;;
 	report) ;;
-	*) die "unknown bench part '$p' (age, reclaim, guard, growth, report)" ;;
+	*) die "unknown bench part '$p' (age, reclaim, guard, growth, agent, report)" ;;
 	esac
 done
 python3 "$TOP/scripts/bench-report.py" "$out" || fail=1

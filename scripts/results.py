@@ -119,7 +119,8 @@ def collect(resdir):
     run = {
         "date": time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(counts))),
         "minutes": round((os.path.getmtime(counts) - os.path.getmtime(planned)) / 60),
-        "commit": subprocess.run(["git", "-C", TOP, "rev-parse", "--short=12", "HEAD"],
+        # the clone the run was made in (build/results is inside it)
+        "commit": subprocess.run(["git", "-C", resdir, "rev-parse", "--short=12", "HEAD"],
                                  capture_output=True, text=True).stdout.strip(),
         "qemu": qemu_version(),
         "passed": sum(i[1] for i in items),

@@ -19,7 +19,7 @@ set +e
 # (late). The plan is that whole sequence, made up front.
 first=(harness-test deps tree series-sync checkpatch kernel-build qemu-build
 	qemu-tests kselftest-build initramfs)
-late=(bench-headline mm-selftests-compare)
+late=(bench-headline mm-selftests-compare results-collect)
 declare -A reads=(
 	# The headline of the small aging benchmark guest-max runs, so that
 	# 'make run' and 'make bench' cannot rot unnoticed.
@@ -27,6 +27,10 @@ declare -A reads=(
 	# The kernel's own mm kselftests with and without FEAT_HAFT: each must
 	# pass, and the verdicts must agree.
 	[mm-selftests-compare]="mm-selftests-max mm-selftests-haft-off"
+	# The facts results/README.md and the cover letter quote, read from
+	# this run's logs into build/results/test.json ('make results'
+	# publishes them), so that the reading cannot rot unnoticed.
+	[results-collect]="guest-max guest-memcgs guest-lowmem guest-soak-max guest-soak-max-haft-off guest-kvm-max stock-current-max"
 )
 # row_needs ROW : the host steps that make ROW's kernel and initramfs, in
 # order (the default kernel and the lab's initramfs are in 'first').
@@ -78,6 +82,7 @@ host() {
 	stock-kernel-fetch) host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh" ;;
 	stock-current-fetch) host_step stock-current-fetch "$TOP/scripts/stock-kernel.sh" current ;;
 	bench-headline) host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$RES/guest-max.log" ;;
+	results-collect) host_step results-collect python3 "$TOP/scripts/results.py" collect "$RES" "$RES/test.json" ;;
 	mm-selftests-compare) host_tap mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
 		"$RES/mm-selftests-max.log" "$RES/mm-selftests-haft-off.log" ;;
 	*) die "test.sh has no host step '$1'" ;;

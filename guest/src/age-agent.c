@@ -44,7 +44,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +54,7 @@
 #include <unistd.h>
 
 #include "lru_gen_util.h"
+#include "opts.h"
 
 #define CG_ROOT "/sys/fs/cgroup"
 #define SWAPPINESS 200
@@ -351,23 +351,15 @@ static void round_once(const char *head, bool evict)
 			;
 		if (j < i)
 			continue;
-		for (j = i; j < nr_cgs; j++)
-			if (!strcmp(cgs[j].group, cgs[i].group))
-				add_to(&t, &cgs[j]);
+		/* each memcg is in one group: ALL is the sum of the groups */
+		for (j = i; j < nr_cgs; j++) {
+			if (strcmp(cgs[j].group, cgs[i].group))
+				continue;
+			add_to(&t, &cgs[j]);
+			add_to(&all, &cgs[j]);
+		}
 		print_total(head, cgs[i].group, &t);
 		printf("\n");
-		all.n += t.n;
-		all.aged += t.aged;
-		all.full += t.full;
-		all.ms += t.ms;
-		all.cpu_ms += t.cpu_ms;
-		all.evict_cpu_ms += t.evict_cpu_ms;
-		all.visited += t.visited;
-		all.young += t.young;
-		all.found += t.found;
-		all.added += t.added;
-		all.mapped_kib += t.mapped_kib;
-		all.reclaimed_kib += t.reclaimed_kib;
 	}
 	print_total(head, "ALL", &all);
 	printf(" round_ms=%.3f round_cpu_ms=%.3f\n",
@@ -382,45 +374,25 @@ static const char usage[] =
 
 int main(int argc, char **argv)
 {
-	int opt, rounds = 3, settle = 1, pair = 0;
-	unsigned int caps = 0;
+	int rounds = 3, settle = 1, pair = 0;
+	unsigned long caps_arg = 0;
+	unsigned int caps;
 	const char *parent = NULL, *jobs = NULL;
 	double interval = 1000, next, t_jobs = 0;
 	uint64_t ops0[MAX_JOBS];
 	bool evict = false;
 	long ps = sysconf(_SC_PAGESIZE);
+	const struct opt opts[] = {
+		{ 'c', OPT_ULONG, &caps_arg },	{ 'p', OPT_INT, &pair },
+		{ 'r', OPT_INT, &rounds },	{ 'w', OPT_INT, &settle },
+		{ 'i', OPT_DOUBLE, &interval }, { 'e', OPT_FLAG, &evict },
+		{ 'j', OPT_STR, &jobs },	{ 'P', OPT_STR, &parent },
+	};
 
 	page_kib = ps > 0 ? (unsigned long)ps / 1024 : 4;
-	while ((opt = getopt(argc, argv, "c:p:r:w:i:ej:P:")) != -1) {
-		switch (opt) {
-		case 'c':
-			caps = strtoul(optarg, NULL, 0);
-			break;
-		case 'p':
-			pair = atoi(optarg);
-			break;
-		case 'r':
-			rounds = atoi(optarg);
-			break;
-		case 'w':
-			settle = atoi(optarg);
-			break;
-		case 'i':
-			interval = atof(optarg);
-			break;
-		case 'e':
-			evict = true;
-			break;
-		case 'j':
-			jobs = optarg;
-			break;
-		case 'P':
-			parent = optarg;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
+	if (parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]))) {
+		fputs(usage, stderr);
+		return 2;
 	}
 	if (rounds < 1 || settle < 0 || interval <= 0 ||
 	    (!parent && optind >= argc)) {
@@ -428,6 +400,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	caps = caps_arg;
 	if (caps && lru_gen_set_caps(caps) != caps)
 		die("lru_gen/enabled does not take the setting");
 	caps = lru_gen_caps();

@@ -35,7 +35,6 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+
+#include "opts.h"
 
 #define BATCH 4096
 #define LINE 64
@@ -289,10 +290,15 @@ int main(int argc, char **argv)
 {
 	const char *mode, *out = NULL;
 	double zipf = 0.99, drift = 2;
-	size_t vbytes = 256, nursery = 0, len, page = sysconf(_SC_PAGESIZE);
+	unsigned long vbytes = 256, nursery_mib = 0;
+	size_t len, page = sysconf(_SC_PAGESIZE);
 	uint64_t *mem;
 	char *end;
-	int opt;
+	const struct opt opts[] = {
+		{ 'o', OPT_STR, &out },		  { 'z', OPT_DOUBLE, &zipf },
+		{ 'd', OPT_DOUBLE, &drift },	  { 'v', OPT_ULONG, &vbytes },
+		{ 'n', OPT_ULONG, &nursery_mib }, { 'r', OPT_DOUBLE, &rate },
+	};
 
 	if (argc < 3) {
 		fputs(usage, stderr);
@@ -302,30 +308,9 @@ int main(int argc, char **argv)
 	len = strtoul(argv[2], &end, 0);
 	len <<= *end == 'k' ? 10 : 20;
 	optind = 3;
-	while ((opt = getopt(argc, argv, "o:z:d:v:n:r:")) != -1) {
-		switch (opt) {
-		case 'r':
-			rate = atof(optarg);
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case 'z':
-			zipf = atof(optarg);
-			break;
-		case 'd':
-			drift = atof(optarg);
-			break;
-		case 'v':
-			vbytes = strtoul(optarg, NULL, 0);
-			break;
-		case 'n':
-			nursery = strtoul(optarg, NULL, 0) << 20;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 2;
-		}
+	if (parse_opts(argc, argv, opts, sizeof(opts) / sizeof(opts[0]))) {
+		fputs(usage, stderr);
+		return 2;
 	}
 	if (!len || vbytes < 32 || vbytes % 8 || vbytes > len) {
 		fputs(usage, stderr);
@@ -337,7 +322,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "kv"))
 		run_kv(mem, len, vbytes, zipf, drift);
 	else if (!strcmp(mode, "gc"))
-		run_gc(mem, len, nursery ? nursery : len / 16);
+		run_gc(mem, len, nursery_mib ? nursery_mib << 20 : len / 16);
 	else if (!strcmp(mode, "stream"))
 		run_stream(mem, len);
 	else if (!strcmp(mode, "hot"))
