@@ -249,7 +249,7 @@ static void read_all(bool after)
 		else
 			cgs[i].seen_before = false;
 	}
-	if (lru_gen_for_each_full(take, after ? (void *)1 : NULL) < 0) {
+	if (lru_gen_read_each(take, after ? (void *)1 : NULL) < 0) {
 		fprintf(stderr, "age-agent: %s\n", lru_gen_error());
 		die("cannot read lru_gen_full");
 	}

@@ -343,7 +343,8 @@ int lru_gen_for_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void 
 	return parse(LRU_GEN_DEBUGFS, fn, arg);
 }
 
-int lru_gen_for_each_full(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg)
+int lru_gen_read_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg),
+		      void *arg)
 {
 	return parse(LRU_GEN_DEBUGFS_FULL, fn, arg);
 }

@@ -139,7 +139,7 @@ int lru_gen_for_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void 
  * The same from lru_gen_full, with the walk counters: one read for all the
  * lruvecs an agent ages, where lru_gen_read() would read it once each.
  */
-int lru_gen_for_each_full(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg);
+int lru_gen_read_each(int (*fn)(const struct lru_gen_lruvec *v, void *arg), void *arg);
 
 /* Write an aging or an eviction command to debugfs lru_gen. */
 int lru_gen_age(unsigned int memcg, int node, unsigned long max_seq,
