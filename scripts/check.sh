@@ -41,6 +41,17 @@ build() { # build LOG DESC ARGS...: run kernel-build.sh, report
 	[ $rc = 0 ] || tail -n 30 "$log" | sed 's/^/# /'
 	result $rc "$desc"
 }
+# boot_row ROW : boot a row of the table (boots), output in build/ROW.out;
+# returns boot.sh's status. row_tail ROW shows the end of that output.
+boot_row() { "$TOP/scripts/boot.sh" -b "$1" >"$BUILD/$1.out" 2>&1; }
+row_tail() { tail -n 30 "$BUILD/$1.out" | sed 's/^/# /'; }
+# boot_result ROW DESC : boot ROW; a result, passing when the boot passed
+boot_result() {
+	local rc=0
+	boot_row "$1" || rc=$?
+	[ $rc = 0 ] || row_tail "$1"
+	result $rc "$2"
+}
 [ -f "$BUILD/kernel-default/arch/arm64/boot/Image" ] || die "build the default kernel first ('make kernel')"
 head=$(git -C "$tree" rev-parse HEAD)
 commits=$(git -C "$tree" rev-list --reverse base..HEAD)
@@ -63,10 +74,7 @@ for c in $checks; do
 		# ('make build').
 		if [ -f "$BUILD/kernel-va52/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] &&
 			[ -f "$BUILD/initramfs.cpio" ]; then
-			rc=0
-			"$TOP/scripts/boot.sh" -b check-va52-boot >"$BUILD/check-va52-boot.out" 2>&1 || rc=$?
-			[ $rc = 0 ] || tail -n 30 "$BUILD/check-va52-boot.out" | sed 's/^/# /'
-			result $rc "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
+			boot_result check-va52-boot "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
 		else
 			result 1 "variant va52 boots (no va52 Image, QEMU or initramfs: run 'make build')"
 		fi
@@ -111,7 +119,7 @@ for c in $checks; do
 		img=$BUILD/kernel-lie/arch/arm64/boot/Image
 		if [ -f "$img" ] && [ -x "$QEMU" ] && [ -f "$BUILD/initramfs.cpio" ]; then
 			rc=0
-			"$TOP/scripts/boot.sh" -b check-lie-boot >"$BUILD/check-lie-boot.out" 2>&1 || rc=$?
+			boot_row check-lie-boot || rc=$?
 			log=$BUILD/results/check-lie-boot.log
 			# Judged a failure, with a failed non-leaf case, and the warning
 			# at its line of pgtable.h (inlined into the walk, so the
@@ -121,7 +129,7 @@ for c in $checks; do
 			[ $rc != 0 ] && [ -n "$line" ] &&
 				grep -q '^ *not ok [0-9]* - .*non-leaf young on' "$log" &&
 				grep -q "WARNING: .* at .*arch/arm64/include/asm/pgtable.h:$line " "$log" && ok=0
-			[ $ok = 0 ] || tail -n 30 "$BUILD/check-lie-boot.out" | sed 's/^/# /'
+			[ $ok = 0 ] || row_tail check-lie-boot
 			result $ok "lie: on max,haft=off the kselftest fails its non-leaf cases and pmdp_test_and_clear_young() warns"
 		else
 			result 1 "lie: no Image, QEMU or initramfs ('make build')"
@@ -130,10 +138,7 @@ for c in $checks; do
 	kvm)
 		kinit=$BUILD/initramfs-kvm.cpio
 		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
-			rc=0
-			"$TOP/scripts/boot.sh" -b check-kvm-long >"$BUILD/check-kvm-long.out" 2>&1 || rc=$?
-			[ $rc = 0 ] || tail -n 30 "$BUILD/check-kvm-long.out" | sed 's/^/# /'
-			result $rc "kvm: the inner guest passes the kselftest with 1 GiB, the host's aging of its memory over five alternations"
+			boot_result check-kvm-long "kvm: the inner guest passes the kselftest with 1 GiB, the host's aging of its memory over five alternations"
 		else
 			result 1 "kvm: no KVM kernel, its initramfs or QEMU (scripts/kernel-build.sh kvm, then scripts/kvm-initramfs.sh)"
 			continue
@@ -152,10 +157,10 @@ for c in $checks; do
 			"kvm lie: a KVM host kernel that uses table Access flags for mms with MMU notifiers builds" kvm
 		git -C "$wt" checkout -q -- .
 		rc=0
-		"$TOP/scripts/boot.sh" -b check-kvm-lie-boot >"$BUILD/check-kvm-lie-boot.out" 2>&1 || rc=$?
+		boot_row check-kvm-lie-boot || rc=$?
 		ok=1
 		[ $rc != 0 ] && grep -q '^    not ok [0-9]* - .*0x0007 walk' "$BUILD/results/check-kvm-lie-boot.log" && ok=0
-		[ $ok = 0 ] || tail -n 30 "$BUILD/check-kvm-lie-boot.out" | sed 's/^/# /'
+		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
 	*) die "unknown check '$c' (variants, w1, bisect, lie, kvm)" ;;
