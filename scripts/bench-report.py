@@ -151,6 +151,16 @@ def read_csv(path):
             elif part == "reclaim":
                 key = (part, row["setting"], row["rep"])
                 d = groups.setdefault(key, {"caps": row["setting"], "rep": row["rep"]})
+            elif part in ("agent", "agent-job"):
+                # scenario is the memcg group (or the job), walk the round,
+                # rep the pair (write_csv)
+                job = part == "agent-job"
+                key = (part, row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
+                d = groups.setdefault(key, {"_part": part, "tag": row["tag"], "caps": row["setting"],
+                                            "pair": row["rep"], ("job" if job else "memcg"): row["scenario"]})
+                if not job:
+                    d["round"] = row["walk"]
+                    d["settle"] = "1" if int(row["walk"]) < 1 else "0"
             else:
                 key = (part, row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
                 d = groups.setdefault(key, {"tag": row["tag"], "what": row["scenario"],
@@ -159,7 +169,8 @@ def read_csv(path):
     bench = [d for k, d in groups.items() if k[0] == "aging"]
     reclaim = [d for k, d in groups.items() if k[0] == "reclaim"]
     guard = [d for k, d in groups.items() if k[0] == "guard"]
-    return bench, reclaim, guard
+    agent = [d for k, d in groups.items() if k[0] in ("agent", "agent-job")]
+    return bench, reclaim, guard, agent
 
 
 def aging_rows(bench):
@@ -522,24 +533,6 @@ def write_csv(path, bench, reclaim, guard, agent=()):
 AGENT_KEYS = ("tag", "caps", "pair", "round", "settle", "memcg", "job")
 AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
 JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
-
-
-def read_agent_csv(path):
-    """The agent's records back from bench.csv, as read_logs gives them."""
-    recs = {}
-    with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["part"] not in ("agent", "agent-job"):
-                continue
-            job = row["part"] == "agent-job"
-            key = (row["part"], row["tag"], row["scenario"], row["walk"], row["setting"], row["rep"])
-            d = recs.setdefault(key, {"_part": row["part"], "tag": row["tag"], "caps": row["setting"],
-                                      "pair": row["rep"], ("job" if job else "memcg"): row["scenario"]})
-            if not job:
-                d["round"] = row["walk"]
-                d["settle"] = "1" if int(row["walk"]) < 1 else "0"
-            d[row["metric"]] = row["value"]
-    return list(recs.values())
 
 
 def agent_phases(agent, tag):

@@ -166,7 +166,7 @@ def load():
     with open(os.path.join(RESULTS, "bench.json")) as f:
         bmeta = json.load(f)
     br = bench_report()
-    bench, reclaim, guard = br.read_csv(os.path.join(RESULTS, "bench.csv"))
+    bench, reclaim, guard, _ = br.read_csv(os.path.join(RESULTS, "bench.csv"))
     out = []
     age = br.aging_table(bench, out)
     rec = br.reclaim_table(reclaim, out)
