@@ -40,6 +40,8 @@ static const char *const variant_name[] = {
 #define TCR2_EL12		s3_5_c2_c0_3
 #define HCRX_EL2		s3_4_c1_c2_2
 #define ID_AA64MMFR3_EL1	s3_0_c0_c7_3
+#define PIRE0_EL1		s3_0_c10_c2_2
+#define PIR_EL1			s3_0_c10_c2_3
 
 #define str1(x) #x
 #define str(x) str1(x)
@@ -54,6 +56,7 @@ static const char *const variant_name[] = {
 #define SCR_RW		(1UL << 10)
 #define SCR_HXEN	(1UL << 38)
 #define SCR_TCR2EN	(1UL << 43)
+#define SCR_PIEN	(1UL << 45)
 #define HCR_VM		(1UL << 0)
 #define HCR_E2H		(1UL << 34)
 #define HCR_TRVM	(1UL << 30)
@@ -77,6 +80,7 @@ static const char *const variant_name[] = {
 #define TCR_WALK	(16UL | (1UL << 8) | (1UL << 10) | (3UL << 12))
 #define TCR_EL1_BASE	(TCR_WALK | (1UL << 23) | (2UL << 32))
 #define TCR_EL1_HA	(1UL << 39)
+#define TCR_EL1_HD	(1UL << 40)
 #define TCR_EL2_BASE	(TCR_WALK | (2UL << 16) | (1UL << 23) | (1UL << 31))
 #define TCR_EL2_HA	(1UL << 21)
 /* TCR_EL3 has the TCR_EL2 (E2H 0) layout; HAFT is bit 42 */
@@ -438,8 +442,12 @@ struct job {
 	bool set_tcr2;		/* write tcr2 to TCR2_ELx from the job's EL */
 	bool s1_off;		/* EL1: leave stage 1 off (stage 2 only) */
 	bool at;		/* AT S1E1R (EL1) or AT S12E1R (EL2) */
+	int access;		/* EL1: ACCESS_LOAD, _LOAD_STORE or _STORE */
 	uint64_t va;
 };
+#define ACCESS_LOAD		0
+#define ACCESS_LOAD_STORE	1
+#define ACCESS_STORE		2
 static struct job job;
 
 static uint64_t el1_job(uint64_t arg)
@@ -461,7 +469,10 @@ static uint64_t el1_job(uint64_t arg)
 		asm volatile("at s1e1r, %0; isb" : : "r"(j->va) : "memory");
 		par = read_sysreg(par_el1);
 	} else {
-		(void)*(volatile uint64_t *)j->va;
+		if (j->access != ACCESS_STORE)
+			(void)*(volatile uint64_t *)j->va;
+		if (j->access != ACCESS_LOAD)
+			*(volatile uint64_t *)j->va = 1;
 	}
 	write_sysreg(sctlr_el1, SCTLR_EL1_OFF);
 	isb();
@@ -978,6 +989,71 @@ static uint64_t run_s2(uint64_t vtcr, bool at)
 	return par;
 }
 
+/*
+ * FEAT_S1PIE's dirty state (not part of FEAT_HAFT; qemu/patches 0001):
+ * with permission indirection the write permission comes from the
+ * permission index, and bit 7 of a page descriptor is only nDirty. A
+ * writable page with nDirty set is clean. A load must not leave a
+ * translation behind that lets a later store through without the dirty
+ * update (HA and HD: the walker clears nDirty) or the Permission fault
+ * (HD clear) that the store needs. Linux runs this way on any CPU with
+ * S1PIE; MADV_FREE and reclaim of clean swap-cache pages depend on it.
+ * Every permission index is RWX at EL1 (PIR_EL1 0xe in each nibble:
+ * the job runs its code through the same indirection), none at EL0; the
+ * descriptor has DBM (bit 51), as Linux sets for writable pages.
+ */
+#define PTE_NDIRTY	(1UL << 7)
+#define PTE_DBM		(1UL << 51)
+#define PIR_ALL_RWX	0xeeeeeeeeeeeeeeeeUL
+
+static uint64_t run_pie(uint64_t tcr, int access)
+{
+	build_tables();
+	l3_t[0] = (uint64_t)data_page[0] | D_PAGE | D_NORMAL | AF |
+		  PTE_NDIRTY | PTE_DBM;
+	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
+	write_sysreg(PIR_EL1, PIR_ALL_RWX);
+	write_sysreg(PIRE0_EL1, 0);
+	isb();
+	job = (struct job){ .tcr = tcr, .tcr2 = TCR2_PIE, .set_tcr2 = true,
+			    .access = access, .va = TEST_VA };
+	nexc = 0;
+	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
+	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	write_sysreg(scr_el3, read_sysreg(scr_el3) & ~SCR_PIEN);
+	isb();
+	return l3_t[0] & PTE_NDIRTY ? 1 : 0;
+}
+
+static void test_pie_dirty(void)
+{
+	const uint64_t hahd = TCR_EL1_BASE | TCR_EL1_HA | TCR_EL1_HD;
+	uint64_t nd;
+
+	controls(true, true, 0);
+
+	nd = run_pie(hahd, ACCESS_STORE);
+	check_exc("S1PIE HA=1 HD=1: a store to a clean page takes no fault",
+		  0, 0, 0);
+	check_eq("S1PIE HA=1 HD=1: a store clears nDirty", 0, nd);
+
+	nd = run_pie(hahd, ACCESS_LOAD);
+	check_eq("S1PIE HA=1 HD=1: a load leaves nDirty set", 1, nd);
+
+	nd = run_pie(hahd, ACCESS_LOAD_STORE);
+	check_exc("S1PIE HA=1 HD=1: load, then store: no fault", 0, 0, 0);
+	check_eq("S1PIE HA=1 HD=1: load, then store: the store clears nDirty "
+		 "(the load's translation does not carry write permission)",
+		 0, nd);
+
+	nd = run_pie(TCR_EL1_BASE | TCR_EL1_HA, ACCESS_LOAD_STORE);
+	check_exc("S1PIE HA=1 HD=0: load, then store: the store takes a "
+		  "Permission fault (dirty state), at EL1",
+		  1, EC_DABT_CUR, DFSC_PERM | 3);
+	check_eq("S1PIE HA=1 HD=0: load, then store: nDirty still set", 1, nd);
+	build_tables();
+}
+
 static void test_stage2(void)
 {
 	run_s2(VTCR_HA | VTCR_HAFT, false);
@@ -1170,6 +1246,7 @@ int main(void)
 	if (HAVE_TCR2) {
 		test_el2_walks();
 		test_e2h();
+		test_pie_dirty();
 	}
 	test_el3_walks();
 	test_stage2();
