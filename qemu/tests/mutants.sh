@@ -30,7 +30,10 @@ mutants=(
 	# the board: CPU 1 never starts (the race must not pass vacuously)
 	cpu1-off
 	# leaf AF handling (FEAT_HAFDBS, unchanged)
-	leaf-ignores-ha leaf-never-ha leaf-no-fault)
+	leaf-ignores-ha leaf-never-ha leaf-no-fault
+	# S1PIE's dirty state (qemu/patches 0001; the first is 10.2's bug)
+	pie-load-write pie-load-dirties pie-store-stays-clean pie-no-dirty-fault
+	pie-hd-ignored pie-dirty-faults)
 race_mutants="plain-store no-restart update-faults no-gates cpu1-off"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
