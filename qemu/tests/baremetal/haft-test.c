@@ -42,6 +42,7 @@ static const char *const variant_name[] = {
 #define ID_AA64MMFR3_EL1	s3_0_c0_c7_3
 #define PIRE0_EL1		s3_0_c10_c2_2
 #define PIR_EL1			s3_0_c10_c2_3
+#define S2PIR_EL2		s3_4_c10_c2_5
 
 #define str1(x) #x
 #define str(x) str1(x)
@@ -125,6 +126,8 @@ static uint64_t s2_l1[512] PT, s2_l2[512] PT, s2_l3[512] PT;
 #define S2_RO		(1UL << 6)
 #define VTCR_HA		(1UL << 21)
 #define VTCR_HAFT	(1UL << 44)
+#define VTCR_HD		(1UL << 22)
+#define VTCR_S2PIE	(1UL << 36)
 
 /*
  * Stage 2 HAFT: IPA 0x80000000 (S2 L1[2]) has its own branch,
@@ -1054,6 +1057,51 @@ static void test_pie_dirty(void)
 	build_tables();
 }
 
+/*
+ * The same for FEAT_S2PIE, where bit 7 of a stage 2 descriptor is Dirty
+ * (set when dirty): EL1 with stage 1 off loads from and then stores to
+ * S2_TEST_IPA, whose stage 2 page has DBM and Dirty clear; every stage 2
+ * permission index is RWX (S2PIR_EL2 0xf in each nibble). Run on the
+ * models with FEAT_TCR2, as the S1PIE checks.
+ */
+#define S2_DIRTY	(1UL << 7)
+
+static uint64_t run_s2pie(uint64_t vtcr)
+{
+	build_stage2_haft(VTCR_HA | VTCR_S2PIE | vtcr);
+	s2h_l3[0] = (uint64_t)data_page[0] | D_PAGE | S2_NORMAL | AF |
+		    S2_RO | PTE_DBM;
+	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
+	write_sysreg(S2PIR_EL2, 0xffffffffffffffffUL);
+	controls(true, true, HCR_VM);
+	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
+	job = (struct job){ .tcr = TCR_EL1_BASE, .s1_off = true,
+			    .access = ACCESS_LOAD_STORE, .va = S2_TEST_IPA };
+	nexc = 0;
+	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
+	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	controls(true, true, 0);
+	write_sysreg(vtcr_el2, VTCR_VALUE);
+	isb();
+	return s2h_l3[0] & S2_DIRTY ? 1 : 0;
+}
+
+static void test_s2pie_dirty(void)
+{
+	uint64_t d;
+
+	d = run_s2pie(VTCR_HD);
+	check_eq("S2PIE HA=1 HD=1: load, then store: the store sets Dirty "
+		 "(the load's translation does not carry write permission)",
+		 1, d);
+
+	d = run_s2pie(0);
+	check_exc("S2PIE HA=1 HD=0: load, then store: the store takes a "
+		  "stage 2 Permission fault (dirty state), at EL2",
+		  2, EC_DABT_LOW, DFSC_PERM | 3);
+	check_eq("S2PIE HA=1 HD=0: load, then store: Dirty still clear", 0, d);
+}
+
 static void test_stage2(void)
 {
 	run_s2(VTCR_HA | VTCR_HAFT, false);
@@ -1250,6 +1298,8 @@ int main(void)
 	}
 	test_el3_walks();
 	test_stage2();
+	if (HAVE_TCR2)
+		test_s2pie_dirty();
 out:
 	puts_("# ");
 	puts_(variant_name[VARIANT]);
