@@ -520,22 +520,31 @@ static uint64_t el2_at_job(uint64_t arg)
 }
 
 /* The trap controls of EL3 and EL2 for what runs below them. */
+/* SCR_EL3 bits a check adds to what controls() writes (SCR_PIEN). */
+static uint64_t scr_extra;
+
 static void controls(bool scr_tcr2en, bool hcrx_tcr2en, uint64_t hcr)
 {
-	write_sysreg(scr_el3, SCR_NS | SCR_HCE | SCR_RW | SCR_HXEN |
+	write_sysreg(scr_el3, SCR_NS | SCR_HCE | SCR_RW | SCR_HXEN | scr_extra |
 		     (scr_tcr2en ? SCR_TCR2EN : 0));
 	write_sysreg(hcr_el2, HCR_RW | hcr);
 	write_sysreg(HCRX_EL2, hcrx_tcr2en ? HCRX_TCR2EN : 0);
 	isb();
 }
 
+/* Run the job set up in 'job' below EL3, after invalidating the TLB. */
+static uint64_t run_job(uint64_t (*fn)(uint64_t), uint64_t spsr)
+{
+	nexc = 0;
+	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
+	return call_lower(fn, (uint64_t)&job, spsr);
+}
+
 static void run_el1(uint64_t tcr, uint64_t tcr2, bool set_tcr2, uint64_t va)
 {
 	job = (struct job){ .tcr = tcr, .tcr2 = tcr2,
 			    .set_tcr2 = set_tcr2 && HAVE_TCR2, .va = va };
-	nexc = 0;
-	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
-	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	run_job(el1_job, SPSR_EL1H);
 }
 
 static uint64_t el_read_tcr2_el1(uint64_t unused)
@@ -974,22 +983,27 @@ static uint64_t s2_afs(void)
 	return afs(3, d);
 }
 
-static uint64_t run_s2(uint64_t vtcr, bool at)
+/*
+ * With the stage 2 tables as built: EL1, stage 1 off, accesses
+ * S2_TEST_IPA, or (at) EL2 translates it with AT S12E1R and PAR_EL1 is
+ * returned.
+ */
+static uint64_t s2_job(bool at, int access)
 {
-	uint64_t par = 0;
+	uint64_t par;
 
-	build_stage2_haft(vtcr);
 	controls(true, true, HCR_VM);
 	job = (struct job){ .tcr = TCR_EL1_BASE, .s1_off = true,
-			    .va = S2_TEST_IPA };
-	nexc = 0;
-	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
-	if (at)
-		par = call_lower(el2_at_job, (uint64_t)&job, SPSR_EL2H);
-	else
-		call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+			    .access = access, .va = S2_TEST_IPA };
+	par = run_job(at ? el2_at_job : el1_job, at ? SPSR_EL2H : SPSR_EL1H);
 	controls(true, true, 0);
 	return par;
+}
+
+static uint64_t run_s2(uint64_t vtcr, bool at)
+{
+	build_stage2_haft(vtcr);
+	return s2_job(at, ACCESS_LOAD);
 }
 
 /*
@@ -1014,17 +1028,15 @@ static uint64_t run_pie(uint64_t tcr, int access)
 	build_tables();
 	l3_t[0] = (uint64_t)data_page[0] | D_PAGE | D_NORMAL | AF |
 		  PTE_NDIRTY | PTE_DBM;
-	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
 	write_sysreg(PIR_EL1, PIR_ALL_RWX);
 	write_sysreg(PIRE0_EL1, 0);
-	isb();
+	scr_extra = SCR_PIEN;
+	controls(true, true, 0);
 	job = (struct job){ .tcr = tcr, .tcr2 = TCR2_PIE, .set_tcr2 = true,
 			    .access = access, .va = TEST_VA };
-	nexc = 0;
-	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
-	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
-	write_sysreg(scr_el3, read_sysreg(scr_el3) & ~SCR_PIEN);
-	isb();
+	run_job(el1_job, SPSR_EL1H);
+	scr_extra = 0;
+	controls(true, true, 0);
 	return l3_t[0] & PTE_NDIRTY ? 1 : 0;
 }
 
@@ -1032,8 +1044,6 @@ static void test_pie_dirty(void)
 {
 	const uint64_t hahd = TCR_EL1_BASE | TCR_EL1_HA | TCR_EL1_HD;
 	uint64_t nd;
-
-	controls(true, true, 0);
 
 	nd = run_pie(hahd, ACCESS_STORE);
 	check_exc("S1PIE HA=1 HD=1: a store to a clean page takes no fault",
@@ -1071,15 +1081,10 @@ static uint64_t run_s2pie(uint64_t vtcr)
 	build_stage2_haft(VTCR_HA | VTCR_S2PIE | vtcr);
 	s2h_l3[0] = (uint64_t)data_page[0] | D_PAGE | S2_NORMAL | AF |
 		    S2_RO | PTE_DBM;
-	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
 	write_sysreg(S2PIR_EL2, 0xffffffffffffffffUL);
-	controls(true, true, HCR_VM);
-	write_sysreg(scr_el3, read_sysreg(scr_el3) | SCR_PIEN);
-	job = (struct job){ .tcr = TCR_EL1_BASE, .s1_off = true,
-			    .access = ACCESS_LOAD_STORE, .va = S2_TEST_IPA };
-	nexc = 0;
-	asm volatile("tlbi alle1; dsb sy; isb" : : : "memory");
-	call_lower(el1_job, (uint64_t)&job, SPSR_EL1H);
+	scr_extra = SCR_PIEN;
+	s2_job(false, ACCESS_LOAD_STORE);
+	scr_extra = 0;
 	controls(true, true, 0);
 	write_sysreg(vtcr_el2, VTCR_VALUE);
 	isb();
