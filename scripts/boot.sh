@@ -108,7 +108,7 @@ q_has=no
 [ "$q_haft" = on ] && [ "$q_tcr2" = on ] && q_has=yes
 if [ -z "$haft" ]; then
 	haft=$q_has
-	[[ " $append " =~ \ (arm64\.nohaft|id_aa64mmfr1\.hafdbs=(0x)?[12])\  ]] && haft=no
+	haft_off_by "$append" && haft=no
 	caps=0x0003
 	[ $haft = yes ] && caps=0x0007
 fi

@@ -218,6 +218,11 @@ qemu_cpu_props() {
 		-e 's/^{"error": .*/-/p' | paste -sd' '
 }
 
+# haft_off_by CMDLINE: true when the kernel command line turns FEAT_HAFT
+# off (arm64.nohaft, or id_aa64mmfr1.hafdbs=1 or 2); BASH_REMATCH[1]
+# holds the word that does.
+haft_off_by() { [[ " $1 " =~ \ (arm64\.nohaft|id_aa64mmfr1\.hafdbs=(0x)?[12])\  ]]; }
+
 # The table of boots (boots at the top; its comment says what each column
 # holds). boot_rows TARGET prints the names of the rows TARGET makes, in
 # order; boot_row NAME sets ROW_TARGETS ROW_KERNEL ROW_CPU ROW_MACHINE
@@ -266,7 +271,7 @@ boots_load() {
 		[[ "$caps" =~ ^0x000[137]$ ]] || die "$where: $name: caps must be 0x0001, 0x0003 or 0x0007, not '$caps'"
 		[[ ( "$haft" = yes && "$caps" = 0x0007 ) || ( "$haft" = no && "$caps" != 0x0007 ) ]] ||
 			die "$where: $name: haft=$haft with caps $caps (0x0007 is exactly HAFT in use)"
-		if [ "$haft" = yes ] && [[ " $append " =~ \ (arm64\.nohaft|id_aa64mmfr1\.hafdbs=(0x)?[12])\  ]]; then
+		if [ "$haft" = yes ] && haft_off_by "$append"; then
 			die "$where: $name: expects HAFT with '${BASH_REMATCH[1]}' on its command line, which turns it off"
 		fi
 		_BOOT_LINE[$name]="$n"$'\t'"$targets"$'\t'"$kernel"$'\t'"$cpu"$'\t'"$machine"$'\t'"$suites"$'\t'"$timeout"$'\t'"$haft"$'\t'"$caps"$'\t'"$append"
