@@ -34,6 +34,13 @@ for p in "${pkgs[@]}"; do
 	[ "${p#\#}" = "$p" ] || continue
 	dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep 'install ok installed' >/dev/null || missing+=("$p")
 done
+# Room on disk, before anything is written. A cold 'make test' leaves
+# 4.6 GiB in build/ and 2.0 GiB in $CACHE, and the packages take about
+# 1 GiB with their downloads (measured on a fresh clone, 2026-12); a
+# warm run needs only what is not there yet.
+room=("$BUILD:5120" "$CACHE:2560")
+[ ${#missing[@]} = 0 ] || room+=("+/var/cache/apt/archives:1024")
+disk_room deps "${room[@]}"
 if [ ${#missing[@]} -gt 0 ]; then
 	say "deps: installing ${missing[*]}"
 	apt-get update -q >/dev/null || die "apt-get update failed"

@@ -132,6 +132,16 @@ expect fail "host step: unnumbered results" 'without a number' step --tap 'print
 expect pass "host step: plain, exit 0" . step --plain 'echo building; echo not ok'
 expect fail "host step: plain, 'ok' lines, then exit 1" 'exited with status 1' step --plain 'echo "ok 1 - looks fine"; echo 1..1; exit 1'
 
+# --- room on disk (deps' first check) ---------------------------------------
+# room MIB : disk_room asked for MIB more than the file system of $work has
+room() {
+	local kib
+	kib=$(df -P -k "$work" | awk 'NR == 2 { print $4 }')
+	(disk_room room "+$work:$((kib / 1024 + $1))")
+}
+expect pass "room: a need the disk can take" . room -2048
+expect fail "room: a need 2 GiB past the free space stops the run" 'GiB free, and this needs' room 2048
+
 # --- the summary ----------------------------------------------------------
 # run SCRIPT : a crafted 'make test' (plan and steps) in its own dir, then
 # the summary

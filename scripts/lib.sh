@@ -26,6 +26,37 @@ say() { printf '==> %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# disk_room WHAT SPEC... : stop, before anything is written, when a file
+# system cannot take what is still to come. SPEC is PATH:MIB (PATH grows
+# to MIB in all; what it holds already counts) or +PATH:MIB (MIB more).
+# The needs are summed per file system, with 1 GiB more on each for logs
+# and temporary files.
+disk_room() {
+	local what=$1 spec path mib kib probe fs line
+	local -A want=() free=() names=()
+	shift
+	for spec in "$@"; do
+		path=${spec%:*} mib=${spec##*:}
+		kib=$((mib * 1024))
+		if [ "${path#+}" = "$path" ] && [ -e "$path" ]; then
+			kib=$((kib - $(du -sk "$path" 2>/dev/null | cut -f1)))
+			[ $kib -gt 0 ] || kib=0
+		fi
+		path=${path#+}
+		probe=$path
+		while [ ! -e "$probe" ]; do probe=$(dirname "$probe"); done
+		line=$(df -P -k "$probe" | awk 'NR == 2 { print $4, $6 }')
+		fs=${line#* }
+		free[$fs]=${line%% *}
+		want[$fs]=$((${want[$fs]:-1048576} + kib))
+		names[$fs]="${names[$fs]:+${names[$fs]}, }$path"
+	done
+	for fs in "${!want[@]}"; do
+		[ "${free[$fs]}" -lt "${want[$fs]}" ] || continue
+		die "$what: the file system at $fs (${names[$fs]}) has $(awk -v k="${free[$fs]}" 'BEGIN { printf "%.1f", k / 1048576 }') GiB free, and this needs $(awk -v k="${want[$fs]}" 'BEGIN { printf "%.1f", k / 1048576 }') GiB there; free some space (old clones' build/ directories are the usual culprit) and run again"
+	done
+}
+
 need() {
 	local t
 	for t in "$@"; do
