@@ -560,7 +560,9 @@ def per_round(phases, caps, key):
     return [round(v[key] / v["rounds"], 6) for v in phases.get(caps, {}).values() if v["rounds"]]
 
 
-def per_gib(phases, caps):
+def agent_ms_per_gib(phases, caps):
+    """The agent's aging CPU time in ms per GiB mapped, one value per pair
+    of a group's {caps: {pair: sums}} (agent_phases)."""
     return [v["cpu_ms"] / (v["mapped_kib"] / 2**20) for v in phases.get(caps, {}).values()
             if v["mapped_kib"]]
 
@@ -598,7 +600,7 @@ def agent_section(agent, out):
             def two(key, dg=0):
                 return f"{spread(per_round(ph, OFF, key), dg)} / {spread(per_round(ph, ON, key), dg)}"
             out.append(f"| {g}{f' ({n})' if n > 1 else ''} | {two('cpu_ms', 2)} | {rs} | "
-                       f"{spread(per_gib(ph, OFF), 2)} / {spread(per_gib(ph, ON), 2)} | {two('visited')} | "
+                       f"{spread(agent_ms_per_gib(ph, OFF), 2)} / {spread(agent_ms_per_gib(ph, ON), 2)} | {two('visited')} | "
                        f"{two('young')} | {two('found')} | {two('added')} | {two('reclaimed_kib')} |")
             if g == "ALL":
                 verdicts[(tag, "cpu")] = (r, len(pairs))

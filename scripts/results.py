@@ -251,8 +251,8 @@ def growth_at(summary, sweep, walk):
     return [g for g in summary["growth"] if g["sweep"] == sweep and g["walk"] == walk]
 
 
-def per_gib(points, key):
-    """Slope in units per GiB of a growth series, from its smallest to its
+def slope_per_gib(points, key):
+    """Slope of a growth series' KEY in its units per GiB, from its smallest to its
     largest set (None when fewer than two)."""
     pts = sorted((g["x"], g[key]) for g in points if g[key] is not None)
     if len(pts) < 2 or pts[-1][0] == pts[0][0]:
@@ -278,8 +278,8 @@ def bench_targets_text(bmeta):
     hot, cold = growth_at(sm, "size", "fully hot"), growth_at(sm, "size", "cold after hot")
     if hot and cold:
         big = max(g["x"] for g in hot)
-        h3, h7 = per_gib(hot, "ms_off"), per_gib(hot, "ms_on")
-        c3, c7 = per_gib(cold, "ms_off"), per_gib(cold, "ms_on")
+        h3, h7 = slope_per_gib(hot, "ms_off"), slope_per_gib(hot, "ms_on")
+        c3, c7 = slope_per_gib(cold, "ms_off"), slope_per_gib(cold, "ms_on")
         if None not in (h3, h7, c3, c7):
             t.append(para(f"How the cost grows, sets of {min(g['x'] for g in hot):,} to {big:,} MiB: "
                           f"an aging walk of a fully hot set costs {h3:.1f} ms per GiB with 0x0003 and "

@@ -20,6 +20,9 @@
  *   -P PARENT  age every child cgroup of PARENT (a directory of cgroupfs)
  * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
  * one group ("svc-001", "svc-002" -> "svc", with n=).
+ * Node 0 only: the lab's agent guest has one node. On a NUMA machine the
+ * other nodes' lruvecs are neither aged nor counted; a scheduler there
+ * would run a round per node.
  *
  * Per round, one line per memcg group and one for the round (memcg=ALL):
  *   AGENT caps=0x0007 pair=P round=R settle=0 memcg=kv n=1 aged=1 full=0
