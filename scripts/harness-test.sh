@@ -142,6 +142,26 @@ room() {
 expect pass "room: a need the disk can take" . room -2048
 expect fail "room: a need 2 GiB past the free space stops the run" 'GiB free, and this needs' room 2048
 
+# --- the kernel tree the series goes on (make tree) ------------------------
+# fits EDIT : base_fits on a crafted 6.12.117 tree that has the partial
+# backport the series completes, after running EDIT in it
+fits() {
+	local t=$work/tree
+	rm -rf "$t"
+	mkdir -p "$t/arch/arm64/include/asm" "$t/arch/arm64/tools"
+	printf 'VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 117\n' >"$t/Makefile"
+	printf 'config ARM64\n\tselect ARCH_HAS_NONLEAF_PMD_YOUNG if ARM64_HAFT\n' >"$t/arch/arm64/Kconfig"
+	printf '#define arch_has_hw_nonleaf_pmd_young\tsystem_supports_haft\n' >"$t/arch/arm64/include/asm/pgtable.h"
+	printf 'ALWAYS_BOOT\nBTI\n' >"$t/arch/arm64/tools/cpucaps"
+	(cd "$t" && eval "$1") && base_fits "$t" 110
+}
+expect pass "base: 6.12.117 with 62df5870ebf7" . fits true
+expect fail "base: 6.12.109, before 62df5870ebf7" 'needs 6\.12\.110 or later' fits "sed -i 's/117/109/' Makefile"
+expect fail "base: a 6.13 tree" 'not 6\.12\.y' fits "sed -i 's/= 12/= 13/' Makefile"
+expect fail "base: 6.12.y that took ARM64_HAFT itself" 'already has FEAT_HAFT' fits "printf 'config ARM64_HAFT\n' >>arch/arm64/Kconfig"
+expect fail "base: 6.12.y with the HAFT cpucap" 'already has FEAT_HAFT' fits "echo HAFT >>arch/arm64/tools/cpucaps"
+expect fail "base: 6.12.117 without the select" 'lacks what mainline' fits "sed -i '/select/d' arch/arm64/Kconfig"
+
 # --- the summary ----------------------------------------------------------
 # run SCRIPT : a crafted 'make test' (plan and steps) in its own dir, then
 # the summary

@@ -26,9 +26,12 @@ else
 	[ -f "$tarball" ] || die "$tarball not found: run 'make deps' (installs linux-source-6.12)"
 	found=$(dpkg-query -W -f '${Version}' linux-source-6.12)
 fi
-# patches/TESTED_BASE: one Debian version per line, each a tree the series
-# was last built and tested on.
-tested=$(grep -v '^#' "$TOP/patches/TESTED_BASE" | paste -sd' ')
+# patches/TESTED_BASE: 'needs 6.12.N', the oldest 6.12.y the series can go
+# on, then one Debian version per line, each a tree the series was last
+# built and tested on.
+tested=$(grep -v '^#' "$TOP/patches/TESTED_BASE" | grep -v '^needs ' | paste -sd' ')
+min=$(sed -n 's/^needs 6\.12\.\([0-9][0-9]*\)$/\1/p' "$TOP/patches/TESTED_BASE")
+[ -n "$min" ] || die "patches/TESTED_BASE has no 'needs 6.12.N' line"
 tree=$BUILD/linux
 stamp=$BUILD/linux.applied
 G() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
@@ -66,6 +69,8 @@ if [ "${have:-}" != "$want" ]; then
 	rm -f "$stamp"
 	G am --abort >/dev/null 2>&1 || true
 	G reset -q --hard base
+	why=$(base_fits "$tree" "$min") ||
+		die "the series does not fit Debian linux-source-6.12 $found: $why"
 	for p in "${patches[@]}"; do
 		if ! G am -q "$p" >"$BUILD/am.log" 2>&1; then
 			cat "$BUILD/am.log" >&2
@@ -75,6 +80,6 @@ if [ "${have:-}" != "$want" ]; then
 	done
 	echo "$want $(G rev-parse HEAD)" >"$stamp"
 fi
-grep -qxF "$found" "$TOP/patches/TESTED_BASE" ||
+grep -v '^needs ' "$TOP/patches/TESTED_BASE" | grep -qxF "$found" ||
 	warn "linux-source-6.12 is $found; the series was last tested on $tested"
 say "kernel: $tree is base + ${#patches[@]} patch(es)"

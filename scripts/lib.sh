@@ -66,6 +66,36 @@ need() {
 }
 
 # hash_of FILE... : one short hash over the contents of the given files
+# base_fits DIR MIN : can the series go on the kernel tree in DIR? It needs
+# 6.12.MIN or later of the 6.12 line, with the partial stable backport of
+# mainline's 62df5870ebf7 ("arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG",
+# 6.12.110) that it completes, and without FEAT_HAFT support of its own
+# (efe72541355d and its companions, should 6.12.y ever take them): the
+# series would then add a second ARM64_HAFT. Prints why not and fails.
+base_fits() {
+	local dir=$1 min=$2 v p s
+	v=$(sed -n 's/^VERSION = //p' "$dir/Makefile" 2>/dev/null)
+	p=$(sed -n 's/^PATCHLEVEL = //p' "$dir/Makefile" 2>/dev/null)
+	s=$(sed -n 's/^SUBLEVEL = //p' "$dir/Makefile" 2>/dev/null)
+	if [ "$v.$p" != 6.12 ] || ! [[ "$s" =~ ^[0-9]+$ ]]; then
+		echo "the tree is Linux ${v:-?}.${p:-?}.${s:-?}, not 6.12.y: the series is for the 6.12 LTS line (mainline has FEAT_HAFT since v6.13)"
+		return 1
+	fi
+	if [ "$s" -lt "$min" ]; then
+		echo "the tree is Linux 6.12.$s; the series needs 6.12.$min or later, which carries mainline's 62df5870ebf7 ("arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG") that the series completes"
+		return 1
+	fi
+	if grep -qE '^config ARM64_HAFT$' "$dir/arch/arm64/Kconfig" ||
+		grep -qxF HAFT "$dir/arch/arm64/tools/cpucaps"; then
+		echo "Linux 6.12.$s already has FEAT_HAFT support (config ARM64_HAFT or the HAFT cpucap, from mainline's efe72541355d): use the tree's own; the series would add it twice"
+		return 1
+	fi
+	if ! grep -qE '^[[:space:]]*select ARCH_HAS_NONLEAF_PMD_YOUNG if ARM64_HAFT$' "$dir/arch/arm64/Kconfig" ||
+		! grep -qE '^#define arch_has_hw_nonleaf_pmd_young[[:space:]]+system_supports_haft$' "$dir/arch/arm64/include/asm/pgtable.h"; then
+		echo "Linux 6.12.$s lacks what mainline's 62df5870ebf7 adds (arm64 selecting ARCH_HAS_NONLEAF_PMD_YOUNG if ARM64_HAFT, arch_has_hw_nonleaf_pmd_young defined as system_supports_haft), which 6.12.y carries since 6.12.$min and the series builds on"
+		return 1
+	fi
+}
 hash_of() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
 
 # series_files DIR : the patches named by DIR/series, in order
