@@ -15,7 +15,8 @@
 #     the fix, both are booted on a CPU that claims FEAT_HAFT without
 #     FEAT_TCR2 (max,x-haft-without-tcr2=on); the unpatched kernel must
 #     detect FEAT_HAFT and fail the kselftest's non-leaf cases, the patched
-#     one must pass. The patch must be checkpatch --strict clean.
+#     one must pass there, and on -cpu max use FEAT_HAFT and pass. The
+#     patch must be checkpatch --strict clean.
 #  6. kvm: the longer KVM runs (make test has short ones): the inner guest
 #     runs the kselftest with its 1 GiB set and the host ages the VMM's
 #     memory over five alternations; and a KVM host kernel that uses table
@@ -25,9 +26,9 @@
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 # Its boots are the table's check rows (boots at the top): check-va52-boot,
-# check-lie-boot (kernel lie: build/kernel-lie), check-mainline-base and
-# check-mainline-fix (build/kernel-mainline-base and -fix, the latter
-# started from a copy of the former), check-kvm-long and
+# check-lie-boot (kernel lie: build/kernel-lie), check-mainline-base,
+# check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
+# and -fix, the latter started from a copy of the former), check-kvm-long and
 # check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
@@ -194,6 +195,9 @@ for c in $checks; do
 		fi
 		result $ok "mainline: unpatched, on HAFDBS=3 without FEAT_TCR2 it detects FEAT_HAFT, reads 0x0007 and fails the kselftest's non-leaf cases"
 		boot_result check-mainline-fix "mainline: with upstream/tcr2-fix, on HAFDBS=3 without FEAT_TCR2 it leaves FEAT_HAFT off (0x0003) and passes the boot, HAFT and kselftest suites"
+		# The fix must not cost FEAT_HAFT where it works: on max (FEAT_TCR2
+		# too) the patched kernel uses it and passes.
+		boot_result check-mainline-fix-max "mainline: with upstream/tcr2-fix, on max (FEAT_HAFT and FEAT_TCR2) it uses FEAT_HAFT (0x0007) and passes the boot, HAFT and kselftest suites"
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
 	kvm)
