@@ -25,6 +25,12 @@ fi
 found=${MAINLINE_VERSION:-$(newer_apt apt-cache show "$pkg" 2>/dev/null | sed -n 's/^Version: //p' | sort -V | tail -1)}
 [ -n "$found" ] || die "Debian's newer suites have no $pkg (see $NEWER_APT/update.log)"
 src=$CACHE/linux-source/$pkg-$found
+top=$BUILD/mainline
+tree=$top/linux
+# Room for what is not there yet: the package (its .deb, then the
+# tarball), the tree with its git objects, two kernel builds of 120 MB.
+[ -d "$tree/.git" ] && [ "$(cat "$top/linux.base" 2>/dev/null)" = "$pkg $found" ] ||
+	disk_room "mainline tree" "$src:350" "$tree:2200" "+$BUILD:300"
 newer_apt_unpack "$src" "$pkg=$found"
 tarball=$src/usr/src/$pkg.tar.xz
 [ -f "$tarball" ] || die "$pkg $found has no usr/src/$pkg.tar.xz"
@@ -32,8 +38,6 @@ tarball=$src/usr/src/$pkg.tar.xz
 # upstream/TESTED_BASE: 'PACKAGE VERSION' per line, each a source the
 # patches for mainline were last built and booted on.
 tested=$(grep -v '^#' "$TOP/upstream/TESTED_BASE" | paste -sd' ' -)
-top=$BUILD/mainline
-tree=$top/linux
 stamp=$top/linux.applied
 G() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
 
@@ -44,7 +48,6 @@ if [ -d "$tree/.git" ] && [ "$(cat "$top/linux.base" 2>/dev/null)" != "$pkg $fou
 	rm -rf "$tree" "$stamp"
 fi
 if [ ! -d "$tree/.git" ]; then
-	disk_room "mainline tree" "$tree:1800"
 	say "mainline: extracting $tarball (Debian $pkg $found) into $tree"
 	rm -rf "$tree" "$stamp"
 	mkdir -p "$tree"
