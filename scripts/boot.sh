@@ -119,6 +119,9 @@ case "$variant" in
 stock:*) [ -n "$kernel" ] || kernel=$("$TOP/scripts/stock-kernel.sh" "${variant#stock:}") ||
 	die "Debian's ${variant#stock:} kernel could not be fetched (scripts/stock-kernel.sh ${variant#stock:})" ;;
 newest/*) kernel=${kernel:-$BUILD/newest/kernel-${variant#newest/}/arch/arm64/boot/Image} ;;
+# Debian's mainline source without and with upstream/tcr2-fix (check.sh's
+# mainline gate builds both).
+mainline/*) kernel=${kernel:-$BUILD/kernel-mainline-${variant#mainline/}/arch/arm64/boot/Image} ;;
 esac
 kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
 machine=virt,gic-version=3

@@ -10,7 +10,14 @@
 #     without FEAT_HAFT (arch_has_hw_nonleaf_pmd_young() made always true,
 #     DEBUG_VM on, booted on max,haft=off): the kselftest must fail and
 #     pmdp_test_and_clear_young() must warn.
-#  5. kvm: the longer KVM runs (make test has short ones): the inner guest
+#  5. mainline: the fix for mainline in upstream/tcr2-fix: Debian's newest
+#     mainline source (scripts/mainline-tree.sh) is built as it is and with
+#     the fix, both are booted on a CPU that claims FEAT_HAFT without
+#     FEAT_TCR2 (max,x-haft-without-tcr2=on); the unpatched kernel must
+#     detect FEAT_HAFT and fail the kselftest's non-leaf cases, the patched
+#     one must pass there, and on -cpu max use FEAT_HAFT and pass. The
+#     patch must be checkpatch --strict clean.
+#  6. kvm: the longer KVM runs (make test has short ones): the inner guest
 #     runs the kselftest with its 1 GiB set and the host ages the VMM's
 #     memory over five alternations; and a KVM host kernel that uses table
 #     Access flags for an mm with MMU notifiers (the !mm_has_notifiers()
@@ -19,12 +26,14 @@
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 # Its boots are the table's check rows (boots at the top): check-va52-boot,
-# check-lie-boot (kernel lie: build/kernel-lie), check-kvm-long and
+# check-lie-boot (kernel lie: build/kernel-lie), check-mainline-base,
+# check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
+# and -fix, the latter started from a copy of the former), check-kvm-long and
 # check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie kvm}
+checks=${CHECKS:-variants w1 bisect lie mainline kvm}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -135,6 +144,62 @@ for c in $checks; do
 			result 1 "lie: no Image, QEMU or initramfs ('make build')"
 		fi
 		;;
+	mainline)
+		t0=$SECONDS
+		if ! "$TOP/scripts/mainline-tree.sh" >"$BUILD/check-mainline-tree.log" 2>&1; then
+			tail -n 20 "$BUILD/check-mainline-tree.log" | sed 's/^/# /'
+			result 1 "mainline: upstream/tcr2-fix applies to Debian's newest mainline source (scripts/mainline-tree.sh)"
+			continue
+		fi
+		mt=$BUILD/mainline/linux
+		src=$(cat "$BUILD/mainline/linux.base")
+		result 0 "mainline: upstream/tcr2-fix applies to Debian's $src"
+		# The tree has no history, so checkpatch cannot look up the
+		# commit a Fixes: tag names (UNKNOWN_COMMIT_ID); the rest holds.
+		rc=0
+		out=$(cd "$mt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict -q --color=never \
+			--ignore UNKNOWN_COMMIT_ID "$TOP"/upstream/tcr2-fix/*.patch 2>&1) || rc=1
+		grep -qE "^(ERROR|WARNING|CHECK):|Traceback" <<<"$out" && rc=1
+		[ $rc = 0 ] || sed 's/^/#   /' <<<"$out" | head -40
+		result $rc "mainline: upstream/tcr2-fix is checkpatch --strict clean"
+		f0=$fail
+		git -C "$mt" checkout -q --detach base
+		KTREE=$mt KOUT=$BUILD/kernel-mainline-base build "$BUILD/check-mainline-build-base.log" \
+			"mainline: $src builds as Debian ships it" default
+		git -C "$mt" checkout -q tcr2-fix
+		# Seeded from the unpatched build: only what the fix touches rebuilds.
+		[ -d "$BUILD/kernel-mainline-fix" ] || cp -a "$BUILD/kernel-mainline-base" "$BUILD/kernel-mainline-fix"
+		KTREE=$mt KOUT=$BUILD/kernel-mainline-fix build "$BUILD/check-mainline-build-fix.log" \
+			"mainline: $src builds with upstream/tcr2-fix" default
+		if ! [ -x "$QEMU" ] || ! [ -f "$BUILD/initramfs.cpio" ]; then
+			result 1 "mainline: no QEMU or initramfs ('make build')"
+			continue
+		fi
+		# A failed build leaves the previous Image: boot nothing then.
+		[ $fail = "$f0" ] || continue
+		# Unpatched: judged a failure, because it detects FEAT_HAFT,
+		# lru_gen/enabled reads 0x0007, and a non-leaf young on case of
+		# the kselftest finds used tables cold.
+		rc=0
+		boot_row check-mainline-base || rc=$?
+		log=$BUILD/results/check-mainline-base.log
+		ok=1
+		[ $rc != 0 ] &&
+			grep -q 'CPU features: detected: Hardware managed Access Flag for Table Descriptors' "$log" &&
+			grep -q "lru_gen/enabled reads the caps for this CPU model: expected '0x0003', got '0x0007'" "$log" &&
+			grep -q '^ *not ok [0-9]* - .*non-leaf young on' "$log" && ok=0
+		if [ $ok = 0 ]; then
+			grep -m3 '^ *not ok [0-9]* - .*non-leaf young on' "$log" | sed 's/^ */# /'
+		else
+			row_tail check-mainline-base
+		fi
+		result $ok "mainline: unpatched, on HAFDBS=3 without FEAT_TCR2 it detects FEAT_HAFT, reads 0x0007 and fails the kselftest's non-leaf cases"
+		boot_result check-mainline-fix "mainline: with upstream/tcr2-fix, on HAFDBS=3 without FEAT_TCR2 it leaves FEAT_HAFT off (0x0003) and passes the boot, HAFT and kselftest suites"
+		# The fix must not cost FEAT_HAFT where it works: on max (FEAT_TCR2
+		# too) the patched kernel uses it and passes.
+		boot_result check-mainline-fix-max "mainline: with upstream/tcr2-fix, on max (FEAT_HAFT and FEAT_TCR2) it uses FEAT_HAFT (0x0007) and passes the boot, HAFT and kselftest suites"
+		echo "# mainline gate: $((SECONDS - t0)) s"
+		;;
 	kvm)
 		kinit=$BUILD/initramfs-kvm.cpio
 		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
@@ -163,7 +228,7 @@ for c in $checks; do
 		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, kvm)" ;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, kvm)" ;;
 	esac
 done
 tap_plan

@@ -315,8 +315,8 @@ boots_load() {
 		[ -z "${_BOOT_LINE[$name]:-}" ] || die "$where: row '$name' repeats the row of line ${_BOOT_LINE[$name]%%$'\t'*}"
 		[[ ",$targets," =~ ^(,(test|check|bench|soak|run))+,$ ]] ||
 			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run"
-		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|stock:6\.12|stock:current)$ ]] ||
-			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, stock:6.12 or stock:current"
+		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/(base|fix)|stock:6\.12|stock:current)$ ]] ||
+			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, stock:6.12 or stock:current"
 		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
 		if [ "$machine" != - ]; then
 			for m in ${machine//+/ }; do
