@@ -307,6 +307,9 @@ static int age(bool force_scan, struct lru_gen_lruvec *g, struct lru_gen_walk *w
 		explain("%s", lru_gen_error());
 		return -1;
 	}
+	if (w->sleeps > 1)
+		ksft_print_msg("%s: switched out and back after %u sleeps of 1 ms\n",
+			       what, w->sleeps);
 	ksft_print_msg("%-22s %lu->%lu: visited %6lu young %6lu tables %4lu/%4lu %7.1f ms,",
 		       what, w->seq, w->seq + 1, w->counts.total, w->counts.young,
 		       w->counts.found, w->counts.added, w->ms);

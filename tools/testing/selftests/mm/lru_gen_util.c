@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include "lru_gen_util.h"
 
@@ -467,6 +468,50 @@ int lru_gen_walk_counts(const struct lru_gen_lruvec *before,
 	return 0;
 }
 
+/* How many 1 ms sleeps switched_out_and_back() tries before it gives up. */
+#define MAX_SLEEPS	1000
+
+static long context_switches(void)
+{
+	struct rusage r;
+
+	if (getrusage(RUSAGE_THREAD, &r))
+		return -1;
+	return r.ru_nvcsw + r.ru_nivcsw;
+}
+
+/*
+ * Without force_scan, a walk skips an mm that nothing has switched to since
+ * the last walk: the kernel marks an mm as used when it switches a task to it
+ * (lru_gen_use_mm() in context_switch()), and the walk clears the mark. The
+ * aging command runs in the caller's context, so the caller must have been
+ * switched out and back in after it last touched its memory, or its walk
+ * visits nothing. A sleep usually does that, but not always: if its timer has
+ * expired by the time the task would block (a virtual CPU held up by a busy
+ * host, say), nanosleep() returns without a switch. So sleep until this
+ * thread's context switch counters say a switch happened, and count the
+ * sleeps.
+ */
+static int switched_out_and_back(unsigned int *sleeps)
+{
+	long before = context_switches(), after = 0;
+
+	for (*sleeps = 1; before >= 0 && *sleeps <= MAX_SLEEPS; (*sleeps)++) {
+		usleep(1000);
+		after = context_switches();
+		if (after < 0)
+			break;
+		if (after != before)
+			return 0;
+	}
+	if (before < 0 || after < 0)
+		fail("getrusage(RUSAGE_THREAD): %s", strerror(errno));
+	else
+		fail("the kernel did not switch the test out in %d sleeps of 1 ms",
+		     MAX_SLEEPS);
+	return -1;
+}
+
 int lru_gen_walk(const struct lru_gen_target *t, bool force_scan,
 		 struct lru_gen_lruvec *v, struct lru_gen_walk *w)
 {
@@ -485,7 +530,8 @@ int lru_gen_walk(const struct lru_gen_target *t, bool force_scan,
 	}
 	w->seq = v->max_seq;
 	before = *v;
-	usleep(1000);
+	if (switched_out_and_back(&w->sleeps))
+		return -1;
 	t0 = now_ms();
 	if (lru_gen_age(t->memcg, t->node, w->seq, t->swappiness, force_scan))
 		return -1;

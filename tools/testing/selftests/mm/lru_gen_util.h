@@ -95,6 +95,11 @@ struct lru_gen_walk {
 	 */
 	unsigned long early;
 	double ms;			/* the aging command's elapsed time */
+	/*
+	 * Sleeps of 1 ms it took until the kernel had switched the caller out
+	 * and back in (see lru_gen_walk()); more than 1 is worth reporting.
+	 */
+	unsigned int sleeps;
 };
 
 /* A line reader with a growing buffer; start from { .fd = -1 }. */
