@@ -157,10 +157,7 @@ for c in $checks; do
 		# The tree has no history, so checkpatch cannot look up the
 		# commit a Fixes: tag names (UNKNOWN_COMMIT_ID); the rest holds.
 		rc=0
-		out=$(cd "$mt" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict -q --color=never \
-			--ignore UNKNOWN_COMMIT_ID "$TOP"/upstream/tcr2-fix/*.patch 2>&1) || rc=1
-		grep -qE "^(ERROR|WARNING|CHECK):|Traceback" <<<"$out" && rc=1
-		[ $rc = 0 ] || sed 's/^/#   /' <<<"$out" | head -40
+		checkpatch_ok "$mt" "$TOP"/upstream/tcr2-fix/*.patch -- --ignore UNKNOWN_COMMIT_ID || rc=1
 		result $rc "mainline: upstream/tcr2-fix is checkpatch --strict clean"
 		f0=$fail
 		git -C "$mt" checkout -q --detach base

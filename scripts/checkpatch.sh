@@ -5,18 +5,14 @@
 # series adds must already have a maintainer in MAINTAINERS.
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
-# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py.
-export PATH=/usr/bin:$PATH
 mapfile -t patches < <(series_files "$TOP/patches")
 fail=0
 for p in "${patches[@]}"; do
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict -q --color=never \
-		--ignore FILE_PATH_CHANGES "$p" 2>&1) && rc=0 || rc=$?
-	if [ $rc = 0 ] && ! grep -qE "^(ERROR|WARNING|CHECK):|Traceback" <<<"$out"; then
+	if checkpatch_ok "$tree" "$p" -- --ignore FILE_PATH_CHANGES >"$BUILD/checkpatch.out"; then
 		tap_result 0 "checkpatch --strict: $(basename "$p")"
 	else
 		tap_result 1 "checkpatch --strict: $(basename "$p")"
-		sed 's/^/#   /' <<<"$out" | head -40
+		cat "$BUILD/checkpatch.out"
 		fail=1
 	fi
 done

@@ -43,15 +43,9 @@ if [ -d "$tree/.git" ] && [ "$(cat "$BUILD/linux.base" 2>/dev/null)" != "$found"
 	rm -rf "$tree" "$stamp"
 fi
 if [ ! -d "$tree/.git" ]; then
-	say "kernel: extracting $tarball (Debian $found) into $tree"
-	rm -rf "$tree" "$stamp"
-	mkdir -p "$tree"
-	tar -C "$tree" --strip-components=1 -xf "$tarball"
-	say "kernel: recording the pristine tree as commit 'base'"
-	G init -q -b lab
-	G add -A -f .
-	GIT_AUTHOR_DATE='2024-01-01T00:00:00+0000' GIT_COMMITTER_DATE='2024-01-01T00:00:00+0000' G commit -q -m "Debian linux-source-6.12 $found"
-	G tag base
+	say "kernel: extracting $tarball (Debian $found) into $tree, recorded as commit 'base'"
+	rm -f "$stamp"
+	tree_from_tarball "$tree" "$tarball" lab "Debian linux-source-6.12 $found"
 	echo "$found" >"$BUILD/linux.base"
 fi
 
@@ -71,15 +65,9 @@ if [ "${have:-}" != "$want" ]; then
 	G reset -q --hard base
 	why=$(base_fits "$tree" "$min") ||
 		die "the series does not fit Debian linux-source-6.12 $found: $why"
-	for p in "${patches[@]}"; do
-		if ! G am -q "$p" >"$BUILD/am.log" 2>&1; then
-			cat "$BUILD/am.log" >&2
-			G am --abort >/dev/null 2>&1 || true
-			die "patch $(basename "$p") does not apply to Debian linux-source-6.12 $found (series last tested on $tested)"
-		fi
-	done
+	am_all "$tree" "does not apply to Debian linux-source-6.12 $found (series last tested on $tested)" "${patches[@]}"
 	echo "$want $(G rev-parse HEAD)" >"$stamp"
 fi
-grep -v '^needs ' "$TOP/patches/TESTED_BASE" | grep -qxF "$found" ||
+[[ " $tested " == *" $found "* ]] ||
 	warn "linux-source-6.12 is $found; the series was last tested on $tested"
 say "kernel: $tree is base + ${#patches[@]} patch(es)"

@@ -66,6 +66,19 @@ need() {
 }
 
 # hash_of FILE... : one short hash over the contents of the given files
+hash_of() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
+
+# series_files DIR : the patches named by DIR/series, in order
+series_files() {
+	local dir=$1 p
+	[ -f "$dir/series" ] || return 0
+	while read -r p; do
+		case "$p" in '' | '#'*) continue ;; esac
+		[ -f "$dir/$p" ] || die "$dir/series names '$p', which does not exist"
+		printf '%s\n' "$dir/$p"
+	done <"$dir/series"
+}
+
 # base_fits DIR MIN : can the series go on the kernel tree in DIR? It needs
 # 6.12.MIN or later of the 6.12 line, with the partial stable backport of
 # mainline's 62df5870ebf7 ("arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG",
@@ -82,7 +95,7 @@ base_fits() {
 		return 1
 	fi
 	if [ "$s" -lt "$min" ]; then
-		echo "the tree is Linux 6.12.$s; the series needs 6.12.$min or later, which carries mainline's 62df5870ebf7 ("arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG") that the series completes"
+		echo "the tree is Linux 6.12.$s; the series needs 6.12.$min or later, which carries mainline's 62df5870ebf7 (\"arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG\") that the series completes"
 		return 1
 	fi
 	if grep -qE '^config ARM64_HAFT$' "$dir/arch/arm64/Kconfig" ||
@@ -96,17 +109,55 @@ base_fits() {
 		return 1
 	fi
 }
-hash_of() { cat "$@" 2>/dev/null | sha256sum | cut -c1-16; }
 
-# series_files DIR : the patches named by DIR/series, in order
-series_files() {
-	local dir=$1 p
-	[ -f "$dir/series" ] || return 0
-	while read -r p; do
-		case "$p" in '' | '#'*) continue ;; esac
-		[ -f "$dir/$p" ] || die "$dir/series names '$p', which does not exist"
-		printf '%s\n' "$dir/$p"
-	done <"$dir/series"
+# tree_from_tarball DIR TARBALL BRANCH MESSAGE : DIR becomes a git tree of
+# TARBALL's contents (its top directory stripped): one commit MESSAGE on
+# BRANCH, tagged 'base', with a fixed date so that its id repeats.
+tree_from_tarball() {
+	local dir=$1 tarball=$2 branch=$3 msg=$4
+	local G=(git -C "$dir" -c user.name=lab -c user.email=lab@localhost)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tar -C "$dir" --strip-components=1 -xf "$tarball"
+	"${G[@]}" init -q -b "$branch"
+	# A kernel tree: no automatic gc after every commit or am.
+	"${G[@]}" config gc.auto 0
+	"${G[@]}" add -A -f .
+	GIT_AUTHOR_DATE='2024-01-01T00:00:00+0000' GIT_COMMITTER_DATE='2024-01-01T00:00:00+0000' \
+		"${G[@]}" commit -q -m "$msg"
+	"${G[@]}" tag base
+}
+
+# am_all DIR WHY PATCH... : 'git am' each PATCH in DIR, in order; at the
+# first that does not apply, show git's output, abort the am and die with
+# "patch NAME WHY"
+am_all() {
+	local dir=$1 why=$2 p out
+	shift 2
+	for p; do
+		if ! out=$(git -C "$dir" -c user.name=lab -c user.email=lab@localhost am -q "$p" 2>&1); then
+			printf '%s\n' "$out" >&2
+			git -C "$dir" am --abort >/dev/null 2>&1 || true
+			die "patch $(basename "$p") $why"
+		fi
+	done
+}
+
+# checkpatch_ok TREE PATCH... [-- CHECKPATCH_OPTIONS...] : TREE's
+# scripts/checkpatch.pl --strict finds nothing in the PATCHes (all at once);
+# shows what it found otherwise
+checkpatch_ok() {
+	local tree=$1 out rc=0
+	local -a files=() opts=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do files+=("$(realpath "$1")"); shift; done
+	[ $# = 0 ] || { shift; opts=("$@"); }
+	# Debian's python3 (with python3-ply and python3-git) for spdxcheck.py.
+	out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict -q --color=never \
+		"${opts[@]}" "${files[@]}" 2>&1) || rc=1
+	grep -qE "^(ERROR|WARNING|CHECK):|Traceback" <<<"$out" && rc=1
+	[ $rc = 0 ] || sed 's/^/#   /' <<<"$out" | head -40
+	return $rc
 }
 
 # run_logged LOG CMD... : run CMD with output to LOG; on failure show the tail

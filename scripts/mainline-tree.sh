@@ -48,25 +48,16 @@ if [ -d "$tree/.git" ] && [ "$(cat "$top/linux.base" 2>/dev/null)" != "$pkg $fou
 	rm -rf "$tree" "$stamp"
 fi
 if [ ! -d "$tree/.git" ]; then
-	say "mainline: extracting $tarball (Debian $pkg $found) into $tree"
-	rm -rf "$tree" "$stamp"
-	mkdir -p "$tree"
-	tar -C "$tree" --strip-components=1 -xf "$tarball"
-	say "mainline: recording the pristine tree as commit 'base'"
-	G init -q -b base-branch
-	# A tree this size: no automatic gc after every commit or am.
-	G config gc.auto 0
-	G add -A -f .
-	GIT_AUTHOR_DATE='2024-01-01T00:00:00+0000' GIT_COMMITTER_DATE='2024-01-01T00:00:00+0000' \
-		G commit -q -m "Debian $pkg $found"
-	G tag base
+	say "mainline: extracting $tarball (Debian $pkg $found) into $tree, recorded as commit 'base'"
+	rm -f "$stamp"
+	tree_from_tarball "$tree" "$tarball" base-branch "Debian $pkg $found"
 	echo "$pkg $found" >"$top/linux.base"
 fi
 
 patches=("$TOP"/upstream/tcr2-fix/*.patch)
 [ -f "${patches[0]}" ] || die "no patches in upstream/tcr2-fix/ (the base tree is ready in $tree)"
-# ids FILE... : the stable patch ids of the patches in FILEs, in order
-ids() { cat "$@" | git patch-id --stable | cut -d' ' -f1 | paste -sd' ' -; }
+# ids : the stable patch ids of the patches on stdin, in order
+ids() { git patch-id --stable | cut -d' ' -f1 | paste -sd' ' -; }
 want=$(hash_of "${patches[@]}")
 have= head=
 [ ! -f "$stamp" ] || read -r have head <"$stamp" || true
@@ -74,8 +65,7 @@ branch=$(G rev-parse -q --verify refs/heads/tcr2-fix || true)
 if [ -n "$branch" ] && [ -n "${head:-}" ] && [ "$branch" != "$head" ]; then
 	# Commits made on the branch by hand: fine once format-patch has
 	# written them to upstream/tcr2-fix/ (same patches), refused otherwise.
-	[ "$(G log --reverse --format=%H base..tcr2-fix | while read -r c; do G show --format=email "$c"; done |
-		git patch-id --stable | cut -d' ' -f1 | paste -sd' ' -)" = "$(ids "${patches[@]}")" ] ||
+	[ "$(G format-patch --stdout base..tcr2-fix | ids)" = "$(cat "${patches[@]}" | ids)" ] ||
 		die "branch tcr2-fix of $tree has commits that are not in upstream/tcr2-fix/; export them (git format-patch -o upstream/tcr2-fix base..tcr2-fix) or remove $stamp to drop them"
 	echo "$want $branch" >"$stamp"
 	have=$want head=$branch
@@ -87,13 +77,7 @@ if [ "${have:-}" != "$want" ]; then
 	rm -f "$stamp"
 	G am --abort >/dev/null 2>&1 || true
 	G checkout -q -B tcr2-fix base
-	for p in "${patches[@]}"; do
-		if ! G am -q "$p" >"$top/am.log" 2>&1; then
-			cat "$top/am.log" >&2
-			G am --abort >/dev/null 2>&1 || true
-			die "patch upstream/tcr2-fix/$(basename "$p") does not apply to Debian $pkg $found (last tested on ${tested:-nothing}): rebase it on this source"
-		fi
-	done
+	am_all "$tree" "of upstream/tcr2-fix/ does not apply to Debian $pkg $found (last tested on ${tested:-nothing}): rebase it on this source" "${patches[@]}"
 	echo "$want $(G rev-parse HEAD)" >"$stamp"
 fi
 G checkout -q tcr2-fix
