@@ -2,7 +2,8 @@
 # 'make check': the compile-only gates that rebuild most of the kernel and
 # so do not fit in CI's budget. Run it before changing patches/.
 #  1. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
-#     LRU_GEN=n, and 52-bit VA/LPA2 (5 levels); the last one is also booted;
+#     LRU_GEN=n, 52-bit VA/LPA2 (5 levels) and 64 KiB pages; the last two
+#     are also booted (make test builds and boots 16 KiB pages);
 #  2. W=1: the C files the series modifies have no more W=1 warnings than
 #     on the base;
 #  3. bisect: every prefix of the series builds with the default fragment;
@@ -26,7 +27,8 @@
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 # Its boots are the table's check rows (boots at the top): check-va52-boot,
-# check-lie-boot (kernel lie: build/kernel-lie), check-mainline-base,
+# check-64k-boot, check-lie-boot (kernel lie: build/kernel-lie),
+# check-mainline-base,
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
 # and -fix, the latter started from a copy of the former), check-kvm-long and
 # check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
@@ -74,7 +76,7 @@ fi
 for c in $checks; do
 	case $c in
 	variants)
-		for v in nohaft nothp nolrugen va52; do
+		for v in nohaft nothp nolrugen va52 p64k; do
 			seed "$BUILD/kernel-$v"
 			build "$BUILD/check-$v.log" "variant $v builds" "$v"
 		done
@@ -86,6 +88,14 @@ for c in $checks; do
 			boot_result check-va52-boot "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
 		else
 			result 1 "variant va52 boots (no va52 Image, QEMU or initramfs: run 'make build')"
+		fi
+		# 64 KiB pages: a PMD spans 512 MiB, and the kselftest's set is
+		# two regions of it.
+		if [ -f "$BUILD/kernel-p64k/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] &&
+			[ -f "$BUILD/initramfs.cpio" ]; then
+			boot_result check-64k-boot "variant p64k boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
+		else
+			result 1 "variant p64k boots (no p64k Image, QEMU or initramfs: run 'make build')"
 		fi
 		;;
 	w1)

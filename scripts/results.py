@@ -63,10 +63,12 @@ def read(path):
 def kselftest_facts(log):
     """The first lru_gen_nonleaf run of a boot: its cases and walks."""
     text = read(log)
-    cases = re.findall(r"^ +(ok|not ok) [1-7] - (# SKIP )?(?:cold set|hot subset|toggling|THP)", text, re.M)
+    # 'ok N - NAME # SKIP why' now, 'ok N - # SKIP NAME: why' before
+    cases = re.findall(r"^ +(ok|not ok) [1-7] - ((?:# SKIP )?(?:cold set|hot subset|toggling|THP).*)$",
+                       text, re.M)
     if not cases:
         return None
-    first = cases[:7]
+    first = [(r, "# SKIP" in rest) for r, rest in cases[:7]]
     f = {
         "ok": sum(1 for r, s in first if r == "ok" and not s),
         "skip": sum(1 for _, s in first if s),

@@ -47,6 +47,9 @@ row_needs() {
 	# second tree in build/newest): the series applies to and builds on
 	# that tree, and nothing splats under the debug checks.
 	newest/debug+nostats) echo tree-newest kernel-build-debug ;;
+	# 16 KiB pages (configs/p16k.config): the kselftest sizes its set
+	# from the PMD span (32 MiB). The 64 KiB build is make check's.
+	p16k) echo kernel-build-p16k ;;
 	# Debian's own 6.12 (no series) and its current kernel (mainline with
 	# its own FEAT_HAFT support): kernels nobody here wrote.
 	stock:6.12) echo stock-kernel-fetch ;;
@@ -76,6 +79,7 @@ host() {
 	kselftest-build) host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftests do not build" ;;
 	initramfs) host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built" ;;
 	kernel-build-kvm) host_step kernel-build-kvm "$TOP/scripts/kernel-build.sh" kvm ;;
+	kernel-build-p16k) host_step kernel-build-p16k "$TOP/scripts/kernel-build.sh" p16k ;;
 	kvm-initramfs) host_step kvm-initramfs "$TOP/scripts/kvm-initramfs.sh" kvm ;;
 	tree-newest) host_step tree-newest env BASE=newest BUILD="$BUILD/newest" "$TOP/scripts/kernel-tree.sh" ;;
 	kernel-build-debug) host_step kernel-build-debug env BUILD="$BUILD/newest" "$TOP/scripts/kernel-build.sh" debug+nostats ;;

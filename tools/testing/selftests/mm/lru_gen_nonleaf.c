@@ -27,8 +27,10 @@
  *    forced); otherwise room is made by evicting only generations that
  *    are (nearly) empty: evicting the working set without swap would clear
  *    its Access flags through the rmap and make it young again.
- *  - A walk skips an mm that has not run since the previous walk, so the
- *    test sleeps briefly before each walk to be scheduled in again.
+ *  - A walk skips an mm that has not run since the previous walk, which
+ *    the kernel notes when it switches to a task of the mm. So before each
+ *    walk the test sleeps until its context-switch count has changed; a
+ *    sleep can end without one when its timer expires early.
  *  - The first walk after an mm joins a memcg is forced; a setup walk
  *    absorbs it.
  *  - The walk clears Access flags without flushing the TLB, and a TLB hit
@@ -46,7 +48,13 @@
  * figures are the difference of the reads before and after it.
  *
  * The test runs on one NUMA node, the one with the most free memory (see
- * choose_node()), and skips when that is too little for the set.
+ * choose_node()), and skips when that is too little for the set. The set
+ * and the THP case are sized from the PMD span (see size_from_pmd_span()),
+ * and the counts allow a slack that grows with the set (choose_slack()).
+ *
+ * Result names are fixed; what a case measured is printed before its
+ * result. The cases run in a child process, so that the parent can restore
+ * the system's settings however the child ends.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -61,9 +69,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <linux/magic.h>
 #include <linux/mempolicy.h>
 #include <linux/limits.h>
@@ -78,6 +88,7 @@
 #define THP_PATH	"/sys/kernel/mm/transparent_hugepage/enabled"
 #define ZONEINFO	"/proc/zoneinfo"
 #define CGROUP_ROOT	"/sys/fs/cgroup"
+#define KDAMONDS	"/sys/kernel/mm/damon/admin/kdamonds"
 
 #define CAP_CORE	0x0001
 #define CAP_MM_WALK	0x0002
@@ -96,16 +107,13 @@
 #define FOUND		1
 #define SWAPPINESS	200
 /*
- * Stray anonymous pages of this process, new pages still in per-CPU
- * batches on their way to the LRU, and the re-touched pages a walk can
- * miss: a page off the LRU for a moment is not counted young, and on
- * recent kernels a walk has been seen to leave up to about 75 of them
- * behind. A quarter of the smallest PTE table (512 entries), so a table
- * skipped wrongly is always caught.
+ * How many touched pages a walk may fail to count young, and how many
+ * stray pages a generation may hold besides those expected; see
+ * choose_slack().
  */
-#define SLACK		128
+#define SLACK_FIXED	64
+#define SLACK_SHIFT	12
 #define MAX_ROUNDS	16
-#define THP_COUNT	4
 /* CONFIG_NODES_SHIFT is at most 10 */
 #define MAX_NODES	1024
 /*
@@ -116,13 +124,14 @@
 #define HEADROOM_MIB	32
 
 /* Options */
-static unsigned long set_mib = 1024;
+static unsigned long set_mib;		/* 0: see size_from_pmd_span() */
 static int rounds = 3;
 static int hot_pct = 5;
 
 /* Set up once */
 static size_t page_size, pmd_span;
-static unsigned long nr_pages, nr_regions;
+static unsigned long nr_pages, nr_regions, slack;
+static int thp_count;
 static char *set;
 static char *scratch;			/* one page, never touched */
 static size_t set_len;
@@ -131,6 +140,19 @@ static bool nonleaf_ok;
 static char cg_dir[256], cg_procs[300], cg_home[600];
 static char caps_saved[32];
 static bool caps_changed, subtree_changed;
+static pid_t child;			/* the process that runs the cases */
+static bool keep_damon;			/* -d */
+
+/* DAMON's modules that sample pages by testing and clearing Access flags */
+static struct damon_module {
+	const char *path;
+	bool paused;
+} damon_modules[] = {
+	{ "/sys/module/damon_stat/parameters/enabled" },
+	{ "/sys/module/damon_reclaim/parameters/enabled" },
+	{ "/sys/module/damon_lru_sort/parameters/enabled" },
+};
+
 static int node;				/* the node tested */
 static bool numa;			/* mbind() is available */
 static unsigned long node_mask[MAX_NODES / (8 * sizeof(long))];
@@ -146,7 +168,8 @@ static bool have_hot_off;
 
 /*
  * Cleanup runs from atexit() and from signal handlers, so it only uses
- * async-signal-safe calls.
+ * async-signal-safe calls. It runs in both processes (see main()) and
+ * repeating any of its steps is harmless.
  */
 static void write_str(const char *path, const char *s)
 {
@@ -164,6 +187,12 @@ static void cleanup(void)
 	if (caps_changed) {
 		write_str(ENABLED_PATH, caps_saved);
 		caps_changed = false;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(damon_modules); i++) {
+		if (damon_modules[i].paused) {
+			write_str(damon_modules[i].path, "Y");
+			damon_modules[i].paused = false;
+		}
 	}
 	if (!cg_dir[0])
 		return;
@@ -186,6 +215,20 @@ static void on_signal(int sig)
 	cleanup();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* In the parent: the child cleans up, then the parent again. */
+static void pass_signal(int sig)
+{
+	kill(child, sig);
+}
+
+static void catch_signals(void (*handler)(int))
+{
+	signal(SIGINT, handler);
+	signal(SIGTERM, handler);
+	signal(SIGHUP, handler);
+	signal(SIGALRM, handler);
 }
 
 /* Write @caps to lru_gen/enabled and return what it reads back. */
@@ -237,9 +280,10 @@ static void choose_node(size_t need)
 		memset(allowed, 0xff, sizeof(allowed));
 	else if (syscall(__NR_get_mempolicy, NULL, allowed, MAX_NODES + 1, NULL,
 			 MPOL_F_MEMS_ALLOWED))
-		ksft_exit_fail_msg("get_mempolicy: %s\n", strerror(errno));
+		ksft_exit_skip("cannot read the nodes allowed: get_mempolicy: %s\n",
+			       strerror(errno));
 	if (lru_gen_lines_open(&zi, ZONEINFO))
-		ksft_exit_fail_msg("cannot open %s: %s\n", ZONEINFO, strerror(zi.err));
+		ksft_exit_skip("cannot open %s: %s\n", ZONEINFO, strerror(zi.err));
 	while ((line = lru_gen_next_line(&zi))) {
 		if (sscanf(line, "Node %d, zone", &nid) == 1) {
 			cur = nid >= 0 && nid < MAX_NODES ? nid : -1;
@@ -254,7 +298,7 @@ static void choose_node(size_t need)
 			wmark_pages[cur] += v;
 	}
 	if (lru_gen_lines_close(&zi))
-		ksft_exit_fail_msg("reading %s: %s\n", ZONEINFO, strerror(zi.err));
+		ksft_exit_skip("cannot read %s: %s\n", ZONEINFO, strerror(zi.err));
 	lru_gen_lines_free(&zi);
 
 	node = -1;
@@ -275,6 +319,84 @@ static void choose_node(size_t need)
 		ksft_exit_skip("not enough free memory: %lu MiB on node %d, %zu MiB needed\n",
 			       best >> 20, node, need >> 20);
 	node_mask[node / (8 * sizeof(long))] = 1UL << (node % (8 * sizeof(long)));
+}
+
+/*
+ * DAMON samples pages by testing and clearing their Access flags (PMD
+ * leaves included) and keeps what it saw in the folio, not in the page
+ * table, and MGLRU's walk reads only the page table: a page DAMON sampled
+ * after the test touched it looks old to the next walk, which the test
+ * would count against the walk. Its modules that run on their own
+ * (DAMON_STAT is on by default where CONFIG_DAMON_STAT_ENABLED_DEFAULT=y)
+ * are paused for the test and restored on exit, like lru_gen/enabled; -d
+ * leaves them running, to measure what they hide. A kdamond started
+ * through sysfs cannot be paused from here: it is reported.
+ */
+static void pause_damon(void)
+{
+	char buf[64], path[128];
+	unsigned long n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(damon_modules); i++) {
+		struct damon_module *m = &damon_modules[i];
+
+		if (lru_gen_read_str(m->path, buf, sizeof(buf)) || buf[0] != 'Y')
+			continue;
+		if (keep_damon) {
+			ksft_print_msg("%s is Y: left running (-d)\n", m->path);
+			continue;
+		}
+		m->paused = true;
+		if (lru_gen_write_str(m->path, "N"))
+			ksft_exit_fail_msg("cannot pause DAMON: %s: %s\n", m->path,
+					   strerror(errno));
+		ksft_print_msg("%s was Y: N during the test\n", m->path);
+	}
+	if (!lru_gen_read_str(KDAMONDS "/nr_kdamonds", buf, sizeof(buf)))
+		n = strtoul(buf, NULL, 10);
+	for (unsigned long i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), KDAMONDS "/%lu/state", i);
+		if (!lru_gen_read_str(path, buf, sizeof(buf)) && !strncmp(buf, "on", 2))
+			ksft_print_msg("kdamond %lu is on: pages it samples can look old\n", i);
+	}
+}
+
+/*
+ * The set is 1 GiB, or two PMD spans where that is more, so that hot and
+ * cold regions lie side by side: 512 regions of 2 MiB with 4 KiB pages,
+ * 32 of 32 MiB with 16 KiB pages, 2 of 512 MiB with 64 KiB pages. The THP
+ * case maps four huge pages, or two where a PMD spans more than 256 MiB,
+ * and touches half of them.
+ */
+static void size_from_pmd_span(void)
+{
+	/* A PTE table is one page of 8-byte entries. */
+	pmd_span = page_size * (page_size / 8);
+	if (!set_mib)
+		set_mib = (2 * pmd_span) >> 20 > 1024 ? (2 * pmd_span) >> 20 : 1024;
+	thp_count = pmd_span > (256UL << 20) ? 2 : 4;
+}
+
+/*
+ * The page counts a case checks are exact but for two kinds of pages.
+ * Stray anonymous pages of this process (its stack, its copies of pages
+ * shared with the parent, the helper's buffers) share the memcg's
+ * generations: a fixed number, SLACK_FIXED at most. And a walk can miss
+ * a page touched since the last one: a page off the LRU for a moment
+ * (migration, compaction, a per-CPU batch) is not counted young, and one
+ * whose Access flag something else tested and cleared meanwhile looks
+ * old. Each page has a small chance of that, so this part grows with the
+ * set: one page in 2^SLACK_SHIFT, 64 of 1 GiB of 4 KiB pages. The sum
+ * stays below half the entries of a PTE table, so a table skipped wrongly
+ * cannot hide in it.
+ */
+static void choose_slack(void)
+{
+	unsigned long ptes = page_size / 8;
+
+	slack = SLACK_FIXED + (nr_pages >> SLACK_SHIFT);
+	if (slack >= ptes / 2)
+		slack = ptes / 2 - 1;
 }
 
 /* Allocate the pages of [p, p + len) on the node tested. */
@@ -299,7 +421,7 @@ static int age(bool force_scan, struct lru_gen_lruvec *g, struct lru_gen_walk *w
 		.memcg = memcg_id,
 		.node = node,
 		.swappiness = SWAPPINESS,
-		.slack = SLACK,
+		.slack = slack,
 		.nr_to_reclaim = nr_pages,
 	};
 
@@ -377,7 +499,7 @@ static bool region_is_hot(unsigned long r)
 }
 
 /*
- * The hot subset: every (100 / hot_pct)-th 2 MiB region whole, and one
+ * The hot subset: every (100 / hot_pct)-th PMD-span region whole, and one
  * page, at a varying offset, in each of the other regions.
  */
 static unsigned long touch_hot(void)
@@ -437,12 +559,12 @@ static int warm_up(struct lru_gen_lruvec *g, const char *mode)
 	snprintf(what, sizeof(what), "%s warm", mode);
 	if (age(false, g, &w, what))
 		return -1;
-	if (w.counts.young + w.early + SLACK < nr_pages) {
+	if (w.counts.young + w.early + slack < nr_pages) {
 		explain("%s: the walk after touching all %lu pages found %lu young (%lu early)",
 			mode, nr_pages, w.counts.young, w.early);
 		return -1;
 	}
-	if (g->anon[FOUND] + SLACK < nr_pages) {
+	if (g->anon[FOUND] + slack < nr_pages) {
 		explain("%s: youngest generation holds %lu pages after touching all %lu",
 			mode, g->anon[FOUND], nr_pages);
 		return -1;
@@ -468,12 +590,12 @@ static int cold_rounds(bool on, unsigned long *visited)
 		snprintf(what, sizeof(what), "%s cold (round %d)", mode, r + 1);
 		if (age(false, &g, &w, what))
 			return KSFT_FAIL;
-		if (w.counts.young > SLACK) {
-			explain("%s: the cold walk found %lu young, expected at most %d",
-				mode, w.counts.young, SLACK);
+		if (w.counts.young > slack) {
+			explain("%s: the cold walk found %lu young, expected at most %lu",
+				mode, w.counts.young, slack);
 			return KSFT_FAIL;
 		}
-		if (g.anon[FOUND + 1] + SLACK < nr_pages) {
+		if (g.anon[FOUND + 1] + slack < nr_pages) {
 			explain("%s: the cold set left its generation (%lu of %lu pages there)",
 				mode, g.anon[FOUND + 1], nr_pages);
 			return KSFT_FAIL;
@@ -548,13 +670,13 @@ static int hot_rounds(bool on, unsigned long *youngest)
 	if (age(false, &g, &w, on ? "on hot 1" : "off hot 1"))
 		return KSFT_FAIL;
 	youngest[0] = g.anon[FOUND];
-	if (w.counts.young + w.early + SLACK < hot || g.anon[FOUND] + SLACK < hot ||
-	    g.anon[FOUND] > hot + SLACK) {
+	if (w.counts.young + w.early + slack < hot || g.anon[FOUND] + slack < hot ||
+	    g.anon[FOUND] > hot + slack) {
 		explain("%s: re-touched %lu pages, found %lu young, youngest gen %lu",
 			mode, hot, w.counts.young, g.anon[FOUND]);
 		return KSFT_FAIL;
 	}
-	if (g.anon[FOUND + 1] + hot + SLACK < nr_pages) {
+	if (g.anon[FOUND + 1] + hot + slack < nr_pages) {
 		explain("%s: only %lu of the %lu untouched pages stayed in their generation",
 			mode, g.anon[FOUND + 1], nr_pages - hot);
 		return KSFT_FAIL;
@@ -564,8 +686,8 @@ static int hot_rounds(bool on, unsigned long *youngest)
 	if (age(false, &g, &w, on ? "on hot 2" : "off hot 2"))
 		return KSFT_FAIL;
 	youngest[1] = g.anon[FOUND];
-	if (w.counts.young + w.early + SLACK < whole || g.anon[FOUND] + SLACK < whole ||
-	    g.anon[FOUND] > hot + SLACK) {
+	if (w.counts.young + w.early + slack < whole || g.anon[FOUND] + slack < whole ||
+	    g.anon[FOUND] > hot + slack) {
 		explain("%s: re-touched %lu in whole regions, found %lu young, youngest gen %lu",
 			mode, whole, w.counts.young, g.anon[FOUND]);
 		return KSFT_FAIL;
@@ -593,7 +715,7 @@ static int test_hot_on(void)
 		long d = (long)hot_on[i] - (long)hot_off[i];
 
 		/* Eviction's look-around moves a varying few single pages up. */
-		if (d > SLACK || d < -SLACK) {
+		if (labs(d) > (long)slack) {
 			explain("hot walk %d: youngest gen %lu pages with it on, %lu off",
 				i + 1, hot_on[i], hot_off[i]);
 			return KSFT_FAIL;
@@ -628,7 +750,7 @@ static int test_toggle(void)
 	touch_all(set, set_len);
 	if (!use_caps(CAPS_ON) || age(false, &g, &w, "switched on, warm"))
 		return KSFT_FAIL;
-	if (w.counts.young + w.early + SLACK < nr_pages) {
+	if (w.counts.young + w.early + slack < nr_pages) {
 		explain("switched on: the warm walk found %lu of %lu pages young (%lu early)",
 			w.counts.young, nr_pages, w.early);
 		return KSFT_FAIL;
@@ -653,7 +775,7 @@ static int test_toggle(void)
 static int thp_case(bool on)
 {
 	const char *mode = on ? "on" : "off";
-	size_t len = THP_COUNT * pmd_span, half = len / 2;
+	size_t len = thp_count * pmd_span, half = len / 2;
 	unsigned long per_thp = pmd_span / page_size;
 	char buf[64], *map, *thp;
 	struct lru_gen_lruvec g;
@@ -680,8 +802,8 @@ static int thp_case(bool on)
 	if (bind_to_node(thp, len))
 		goto out;
 	fault_in(thp, len);
-	if (!check_huge_anon(thp, THP_COUNT, pmd_span)) {
-		explain("could not get %d huge pages", THP_COUNT);
+	if (!check_huge_anon(thp, thp_count, pmd_span)) {
+		explain("could not get %d huge pages", thp_count);
 		ret = KSFT_SKIP;
 		goto out;
 	}
@@ -691,7 +813,7 @@ static int thp_case(bool on)
 	touch_all(thp, len);
 	if (age(false, &g, &w, on ? "thp on warm" : "thp off warm"))
 		goto out;
-	if (w.counts.young < THP_COUNT || g.anon[FOUND] < THP_COUNT * per_thp) {
+	if (w.counts.young < thp_count || g.anon[FOUND] < thp_count * per_thp) {
 		explain("%s: warm walk found %lu young, youngest generation holds %lu pages",
 			mode, w.counts.young, g.anon[FOUND]);
 		goto out;
@@ -699,16 +821,16 @@ static int thp_case(bool on)
 	touch_all(thp, half);
 	if (age(false, &g, &w, on ? "thp on half hot" : "thp off half hot"))
 		goto out;
-	if (w.counts.young < THP_COUNT / 2 || g.anon[FOUND] < half / page_size ||
-	    g.anon[FOUND] > half / page_size + SLACK ||
+	if (w.counts.young < thp_count / 2 || g.anon[FOUND] < half / page_size ||
+	    g.anon[FOUND] > half / page_size + slack ||
 	    g.anon[FOUND + 1] < half / page_size) {
 		explain("%s: touched %d of %d THPs, found %lu young; gens %lu (youngest), %lu",
-			mode, THP_COUNT / 2, THP_COUNT, w.counts.young, g.anon[FOUND],
+			mode, thp_count / 2, thp_count, w.counts.young, g.anon[FOUND],
 			g.anon[FOUND + 1]);
 		goto out;
 	}
 	explain("%d touched THPs moved to the youngest gen (%lu pages), %d stayed (%lu)",
-		THP_COUNT / 2, g.anon[FOUND], THP_COUNT / 2, g.anon[FOUND + 1]);
+		thp_count / 2, g.anon[FOUND], thp_count / 2, g.anon[FOUND + 1]);
 	ret = KSFT_PASS;
 out:
 	munmap(map, len + pmd_span);
@@ -742,10 +864,11 @@ static const struct test_case {
 
 static void show_options(const char *prog)
 {
-	printf("usage: %s [-s MiB] [-p rounds] [-f hot%%]\n"
-	       "  -s MiB    working set size, a multiple of the PMD span (default 1024)\n"
+	printf("usage: %s [-s MiB] [-p rounds] [-f hot%%] [-d]\n"
+	       "  -s MiB    set size, a multiple of the PMD span (default 1024, or two PMD spans)\n"
 	       "  -p N      cold walks measured per setting (default 3, at most %d)\n"
-	       "  -f PCT    percentage of 2 MiB regions touched whole as hot (default 5)\n",
+	       "  -f PCT    percentage of PMD-span regions touched whole as hot (default 5)\n"
+	       "  -d        leave DAMON's modules running (see pause_damon())\n",
 	       prog, MAX_ROUNDS);
 }
 
@@ -760,6 +883,11 @@ static void prefault(void)
 		ksft_exit_fail_msg("%s\n", lru_gen_error());
 }
 
+/*
+ * A cgroup that cannot be used is a property of where the test runs (a
+ * container, a read-only or delegated cgroupfs), not a kernel failure:
+ * each of these skips with the reason.
+ */
 static void setup_cgroup(void)
 {
 	char buf[512], *p;
@@ -780,7 +908,8 @@ static void setup_cgroup(void)
 		 strcmp(buf + 3, "/") ? buf + 3 : "");
 
 	if (lru_gen_read_str(CGROUP_ROOT "/cgroup.subtree_control", buf, sizeof(buf)))
-		ksft_exit_fail_msg("cannot read cgroup.subtree_control\n");
+		ksft_exit_skip("cannot read %s/cgroup.subtree_control: %s\n",
+			       CGROUP_ROOT, strerror(errno));
 	if (!strstr(buf, "memory")) {
 		if (lru_gen_write_str(CGROUP_ROOT "/cgroup.subtree_control", "+memory"))
 			ksft_exit_skip("cannot enable the memory controller: %s\n",
@@ -791,12 +920,19 @@ static void setup_cgroup(void)
 	if (mkdir(cg_dir, 0755)) {
 		snprintf(buf, sizeof(buf), "%s", cg_dir);
 		cg_dir[0] = '\0';
-		ksft_exit_fail_msg("mkdir %s: %s\n", buf, strerror(errno));
+		ksft_exit_skip("cannot make the cgroup %s: %s\n", buf, strerror(errno));
 	}
 	snprintf(cg_procs, sizeof(cg_procs), "%s/cgroup.procs", cg_dir);
+}
+
+/* In the child: move into the cgroup the parent made. */
+static void join_cgroup(void)
+{
+	char buf[32];
+
 	snprintf(buf, sizeof(buf), "%d", getpid());
 	if (lru_gen_write_str(cg_procs, buf))
-		ksft_exit_fail_msg("cannot join %s: %s\n", cg_dir, strerror(errno));
+		ksft_exit_skip("cannot join %s: %s\n", cg_dir, strerror(errno));
 }
 
 /* Find the memcg ID that lru_gen lists for our cgroup. */
@@ -832,14 +968,69 @@ static void map_set(void)
 		ksft_exit_fail_msg("%s\n", why);
 }
 
+/*
+ * The cases run in a child process in the test memcg. Whatever ends it, a
+ * SIGKILL from the OOM killer or a runner's timeout included, the parent
+ * is left to restore lru_gen/enabled and subtree_control and remove the
+ * cgroup; if the parent dies first, the child is sent SIGTERM and cleans
+ * up itself.
+ */
+static void __noreturn run_cases(pid_t parent, double start)
+{
+	catch_signals(on_signal);
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+		ksft_exit_fail_msg("lost the parent process\n");
+	prefault();
+	scratch = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (scratch == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	join_cgroup();
+	find_memcg_id();
+	ksft_print_msg("memcg %u: %s\n", memcg_id, cg_dir);
+	if (set_caps(CAPS_OFF) != CAPS_OFF)
+		ksft_exit_fail_msg("cannot write %s\n", ENABLED_PATH);
+	map_set();
+
+	/* Result names never change; what was measured goes in a message. */
+	ksft_set_plan(ARRAY_SIZE(cases));
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct test_case *c = &cases[i];
+		int ret;
+
+		if (c->needs_nonleaf && !nonleaf_ok) {
+			ksft_test_result_code(KSFT_SKIP, c->name,
+					      "lru_gen/enabled cannot set 0x0004");
+			continue;
+		}
+		if (!c->needs_set && set) {
+			munmap(set, set_len);
+			set = NULL;
+		}
+		why[0] = '\0';
+		ret = c->fn();
+		if (ret == KSFT_SKIP) {
+			ksft_test_result_code(ret, c->name, "%s", why);
+			continue;
+		}
+		if (why[0])
+			ksft_print_msg("%s: %s\n", c->name, why);
+		ksft_test_result(ret == KSFT_PASS, "%s\n", c->name);
+	}
+	ksft_print_msg("%.1f s in all\n", (now_ms() - start) / 1e3);
+	cleanup();
+	ksft_finished();
+}
+
 int main(int argc, char **argv)
 {
 	double start = now_ms();
+	pid_t parent = getpid();
 	unsigned int caps;
 	size_t need;
-	int opt;
+	int opt, status;
 
-	while ((opt = getopt(argc, argv, "s:p:f:h")) != -1) {
+	while ((opt = getopt(argc, argv, "s:p:f:dh")) != -1) {
 		switch (opt) {
 		case 's':
 			set_mib = strtoul(optarg, NULL, 0);
@@ -850,14 +1041,16 @@ int main(int argc, char **argv)
 		case 'f':
 			hot_pct = atoi(optarg);
 			break;
+		case 'd':
+			keep_damon = true;
+			break;
 		default:
 			show_options(argv[0]);
 			return opt == 'h' ? KSFT_PASS : KSFT_FAIL;
 		}
 	}
 	page_size = psize();
-	/* A PTE table is one page of 8-byte entries. */
-	pmd_span = page_size * (page_size / 8);
+	size_from_pmd_span();
 	if (!set_mib || (set_mib << 20) % pmd_span || rounds < 1 ||
 	    rounds > MAX_ROUNDS || hot_pct < 1 || hot_pct > 50) {
 		show_options(argv[0]);
@@ -866,6 +1059,7 @@ int main(int argc, char **argv)
 	set_len = set_mib << 20;
 	nr_pages = (set_mib << 20) / page_size;
 	nr_regions = (set_mib << 20) / pmd_span;
+	choose_slack();
 
 	ksft_print_header();
 	if (geteuid())
@@ -878,60 +1072,50 @@ int main(int argc, char **argv)
 		ksft_exit_fail_msg("cannot read %s\n", ENABLED_PATH);
 	caps_saved[strcspn(caps_saved, "\n")] = '\0';
 	caps = strtoul(caps_saved, NULL, 0);
-	if (!(caps & CAP_CORE))
-		ksft_exit_skip("the multi-gen LRU is disabled (lru_gen/enabled %s)\n",
-			       caps_saved);
 	/* The set and its PTE tables, or the THP case's huge pages after it */
 	need = set_len + set_len / (page_size / 8);
-	if (need < THP_COUNT * pmd_span)
-		need = THP_COUNT * pmd_span;
+	if (need < thp_count * pmd_span)
+		need = thp_count * pmd_span;
 	choose_node(need + ((size_t)HEADROOM_MIB << 20));
+	ksft_print_msg("%zu KiB pages, a PMD spans %zu MiB: %lu MiB set (%lu region%s)\n",
+		       page_size >> 10, pmd_span >> 20, set_mib, nr_regions,
+		       nr_regions == 1 ? "" : "s");
+	ksft_print_msg("%d THPs, %lu pages of slack\n", thp_count, slack);
 
 	atexit(cleanup);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGALRM, on_signal);
+	catch_signals(on_signal);
 
-	/* Without a hardware Access flag there are no page table walks. */
+	/*
+	 * The test turns the multi-gen LRU on where it is off (a kernel built
+	 * without LRU_GEN_ENABLED) and restores what it found on exit.
+	 * Without a hardware Access flag there are no page table walks.
+	 */
 	if (!(set_caps(CAPS_OFF) & CAP_MM_WALK))
 		ksft_exit_skip("lru_gen/enabled cannot set 0x0002: no hardware Access flag\n");
 	nonleaf_ok = set_caps(CAPS_ON) == CAPS_ON;
-	ksft_print_msg("lru_gen/enabled was %s; 0x%04x %s be set; %lu MiB, %lu pages, %d%% hot\n",
-		       caps_saved, CAPS_ON, nonleaf_ok ? "can" : "cannot", set_mib,
-		       nr_pages, hot_pct);
+	pause_damon();
+	ksft_print_msg("lru_gen/enabled was %s%s; 0x%04x %s be set; %lu pages, %d%% hot\n",
+		       caps_saved, caps & CAP_CORE ? "" : " (off: turned on for the test)",
+		       CAPS_ON, nonleaf_ok ? "can" : "cannot", nr_pages, hot_pct);
 
-	prefault();
-	scratch = mmap(NULL, page_size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (scratch == MAP_FAILED)
-		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
 	setup_cgroup();
-	find_memcg_id();
-	ksft_print_msg("memcg %u: %s\n", memcg_id, cg_dir);
-	if (set_caps(CAPS_OFF) != CAPS_OFF)
-		ksft_exit_fail_msg("cannot write %s\n", ENABLED_PATH);
-	map_set();
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	if (!child)
+		run_cases(parent, start);
 
-	ksft_set_plan(ARRAY_SIZE(cases));
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		const struct test_case *c = &cases[i];
-		int ret;
-
-		if (c->needs_nonleaf && !nonleaf_ok) {
-			ksft_test_result_skip("%s: lru_gen/enabled cannot set 0x0004\n",
-					      c->name);
-			continue;
-		}
-		if (!c->needs_set && set) {
-			munmap(set, set_len);
-			set = NULL;
-		}
-		why[0] = '\0';
-		ret = c->fn();
-		ksft_test_result_report(ret, "%s: %s\n", c->name, why);
+	catch_signals(pass_signal);
+	while (waitpid(child, &status, 0) < 0) {
+		if (errno != EINTR)
+			ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
 	}
-	ksft_print_msg("%.1f s in all\n", (now_ms() - start) / 1e3);
 	cleanup();
-	ksft_finished();
+	if (WIFSIGNALED(status)) {
+		printf("Bail out! the test process was killed by signal %d (%s)\n",
+		       WTERMSIG(status), strsignal(WTERMSIG(status)));
+		return KSFT_FAIL;
+	}
+	return WEXITSTATUS(status);
 }
