@@ -17,7 +17,10 @@
 #     FEAT_TCR2 (max,x-haft-without-tcr2=on); the unpatched kernel must
 #     detect FEAT_HAFT and fail the kselftest's non-leaf cases, the patched
 #     one must pass there, and on -cpu max use FEAT_HAFT and pass. The
-#     patch must be checkpatch --strict clean.
+#     patch must be checkpatch --strict clean. The kselftest's mainline
+#     form (upstream/lru-gen-selftest) must be checkpatch clean too, build
+#     with that tree's selftests Makefile and pass on Debian's newest
+#     arm64 kernel.
 #  6. kvm: the longer KVM runs (make test has short ones): the inner guest
 #     runs the kselftest with its 1 GiB set and the host ages the VMM's
 #     memory over five alternations; and a KVM host kernel that uses table
@@ -30,7 +33,9 @@
 # check-64k-boot, check-lie-boot (kernel lie: build/kernel-lie),
 # check-mainline-base,
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
-# and -fix, the latter started from a copy of the former), check-kvm-long and
+# and -fix, the latter started from a copy of the former),
+# check-mainline-form (the kselftest's mainline form, upstream/lru-gen-selftest,
+# on Debian's newest kernel), check-kvm-long and
 # check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
@@ -205,6 +210,22 @@ for c in $checks; do
 		# The fix must not cost FEAT_HAFT where it works: on max (FEAT_TCR2
 		# too) the patched kernel uses it and passes.
 		boot_result check-mainline-fix-max "mainline: with upstream/tcr2-fix, on max (FEAT_HAFT and FEAT_TCR2) it uses FEAT_HAFT (0x0007) and passes the boot, HAFT and kselftest suites"
+		# The kselftest's mainline form: checkpatch clean, built by that
+		# tree's selftests Makefile (into build/guest-extra, so the
+		# initramfs carries it from now on), and passing on Debian's
+		# newest arm64 kernel through its ksft_lru_gen.sh.
+		rc=0
+		checkpatch_ok "$mt" "$TOP"/upstream/lru-gen-selftest/*.patch || rc=1
+		result $rc "mainline: upstream/lru-gen-selftest is checkpatch --strict clean"
+		slog=$BUILD/check-mainline-selftest.log
+		if "$TOP/scripts/mainline-selftest-build.sh" "$mt" "$BUILD/guest-extra/kselftest-mainline" >"$slog" 2>&1 &&
+			"$TOP/scripts/initramfs.sh" >>"$slog" 2>&1; then
+			result 0 "mainline: upstream/lru-gen-selftest builds with the selftests Makefile of $src"
+			boot_result check-mainline-form "mainline: the kselftest's mainline form passes on Debian's newest arm64 kernel (max, 0x0007)"
+		else
+			tail -n 20 "$slog" | sed 's/^/# /'
+			result 1 "mainline: upstream/lru-gen-selftest builds with the selftests Makefile of $src (see $slog)"
+		fi
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
 	kvm)
