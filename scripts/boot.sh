@@ -144,7 +144,7 @@ mainline/*) kernel=${kernel:-$BUILD/kernel-mainline-${variant#mainline/}/arch/ar
 esac
 kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
-mk=make
+mk='make'
 [ $x86 = 0 ] || mk="LAB_ARCH=x86 make kselftest"
 [ -f "$initrd" ] || die "$initrd missing: run '$mk initramfs'"
 
