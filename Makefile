@@ -9,7 +9,7 @@ export CACHE CPU
 S := scripts
 
 .PHONY: help deps tree kernel qemu kselftest initramfs build run shell test \
-	harness-test check bench soak mm-selftests patches results reset-tree clean
+	harness-test check bench soak mm-selftests patches results reset-tree clean x86
 
 help:
 	@echo "FEAT_HAFT lab: targets"
@@ -17,6 +17,7 @@ help:
 	@echo "  make test        everything that must pass (what CI runs); ends 'N passed, N failed'"
 	@echo "  make harness-test  seconds: the step runner and log judge catch each crafted failure (make test runs it first)"
 	@echo "  make check       slow compile-only gates: per-patch bisect builds, config variants"
+	@echo "  make x86         Debian's x86-64 kernels (6.12, current) on Debian's qemu-system-x86 (TCG): boot and kselftest; not in make test"
 	@echo "  make soak        DURATION=$(DURATION) s of stress-ng, aging, lru_gen toggles and CPU1 hotplug, on max and max,haft=off"
 	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"
 	@echo "  make shell       interactive guest shell on the serial console (Ctrl-A X quits)"
@@ -63,6 +64,12 @@ test:
 
 harness-test:
 	@$(S)/harness-test.sh
+
+# The rows of ./boots for x86: Debian's amd64 kernels under TCG, with the
+# kselftest and an initramfs built for x86-64 (LAB_ARCH=x86); results in
+# build/results/x86, apart from make test's.
+x86:
+	@$(S)/test.sh x86
 
 check: tree
 	@$(S)/check.sh

@@ -25,6 +25,13 @@
 # boot: the table (or -e) or the QEMU is wrong. lab.expect_release is the
 # major.minor of the image's own 'Linux version' string.
 #
+# Kernels x86:6.12 and x86:current are Debian's amd64 kernels
+# (LAB_ARCH=x86 scripts/stock-kernel.sh), booted with
+# build/initramfs-x86.cpio on Debian's qemu-system-x86_64 (QEMU_X86),
+# -accel tcg -M q35, console ttyS0: /dev/kvm here is a paravirtual KVM
+# that stock kernels fail under. x86 has no FEAT_HAFT (HAFT no, nothing
+# asked of QEMU) and its CPUs set non-leaf Accessed bits: ad hoc, 0x0007.
+#
 # Environment (ad hoc, or a row's machine column leaves them): MEM (3G),
 # NUMA=MIB0,MIB1, VIRT=1 (virtualization=on: the kernel starts at EL2, a
 # KVM host), ICOUNT=1 (-icount shift=0,sleep=off: guest time counts
@@ -98,14 +105,24 @@ else
 	fi
 fi
 cpu=${cpu:-${CPU:-max}} variant=${variant:-default}
-[ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
-"$QEMU" --version | grep -q haftlab || die "$QEMU is not the lab's QEMU build; refusing to run another emulator"
-
-# What QEMU itself says the CPU model has, for the whole -cpu string.
-read -r q_haft q_tcr2 <<<"$(qemu_cpu_props "$cpu" haft tcr2)" || true
-[ -n "${q_tcr2:-}" ] || die "$QEMU refuses -cpu $cpu (asked over QMP)"
-q_has=no
-[ "$q_haft" = on ] && [ "$q_tcr2" = on ] && q_has=yes
+x86=0
+if [ "${variant#x86:}" != "$variant" ]; then
+	x86=1
+	QEMU=${QEMU_X86:-/usr/bin/qemu-system-x86_64}
+	[ -x "$QEMU" ] || die "$QEMU missing: apt-get install qemu-system-x86 (LAB_ARCH=x86 make deps)"
+	[ "$virt" = 0 ] || die "virt (EL2) is for arm64 kernels, not $variant"
+	[ "$initrd" != "$BUILD/initramfs.cpio" ] || initrd=$BUILD/initramfs-x86.cpio
+	q_haft=- q_tcr2=- q_has=no
+	[ -n "$haft" ] || haft=no caps=0x0007
+else
+	[ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu'"
+	"$QEMU" --version | grep -q haftlab || die "$QEMU is not the lab's QEMU build; refusing to run another emulator"
+	# What QEMU itself says the CPU model has, for the whole -cpu string.
+	read -r q_haft q_tcr2 <<<"$(qemu_cpu_props "$cpu" haft tcr2)" || true
+	[ -n "${q_tcr2:-}" ] || die "$QEMU refuses -cpu $cpu (asked over QMP)"
+	q_has=no
+	[ "$q_haft" = on ] && [ "$q_tcr2" = on ] && q_has=yes
+fi
 if [ -z "$haft" ]; then
 	haft=$q_has
 	haft_off_by "$append" && haft=no
@@ -118,26 +135,35 @@ fi
 case "$variant" in
 stock:*) [ -n "$kernel" ] || kernel=$("$TOP/scripts/stock-kernel.sh" "${variant#stock:}") ||
 	die "Debian's ${variant#stock:} kernel could not be fetched (scripts/stock-kernel.sh ${variant#stock:})" ;;
+x86:*) [ -n "$kernel" ] || kernel=$(LAB_ARCH=x86 "$TOP/scripts/stock-kernel.sh" "${variant#x86:}") ||
+	die "Debian's amd64 ${variant#x86:} kernel could not be fetched (LAB_ARCH=x86 scripts/stock-kernel.sh ${variant#x86:})" ;;
 newest/*) kernel=${kernel:-$BUILD/newest/kernel-${variant#newest/}/arch/arm64/boot/Image} ;;
 # Debian's mainline source without and with upstream/tcr2-fix (check.sh's
 # mainline gate builds both).
 mainline/*) kernel=${kernel:-$BUILD/kernel-mainline-${variant#mainline/}/arch/arm64/boot/Image} ;;
 esac
 kernel=${kernel:-$BUILD/kernel-$variant/arch/arm64/boot/Image}
-machine=virt,gic-version=3
-[ "$virt" = 1 ] && machine=$machine,virtualization=on
 [ -f "$kernel" ] || die "$kernel missing: run 'make kernel'"
-[ -f "$initrd" ] || die "$initrd missing: run 'make initramfs'"
+mk='make'
+[ $x86 = 0 ] || mk="LAB_ARCH=x86 make kselftest"
+[ -f "$initrd" ] || die "$initrd missing: run '$mk initramfs'"
 
-# max is slow under TCG with the architected pointer-auth algorithm.
-qcpu=$cpu
-case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
-release=$(zcat -f "$kernel" 2>/dev/null | grep -a -m1 -o 'Linux version [0-9]*\.[0-9]*' | sed 's/^Linux version //') || true
+if [ $x86 = 1 ]; then
+	machine=q35 qcpu=$cpu console=ttyS0
+	# A bzImage: its version is in the setup header, which file(1) reads.
+	release=$(file -bL "$kernel" | sed -n 's/.*, version \([0-9]*\.[0-9]*\).*/\1/p')
+else
+	machine=virt,gic-version=3 qcpu=$cpu console=ttyAMA0
+	[ "$virt" = 1 ] && machine=$machine,virtualization=on
+	# max is slow under TCG with the architected pointer-auth algorithm.
+	case "$cpu" in max | max,*) qcpu="$cpu,pauth-impdef=on" ;; esac
+	release=$(zcat -f "$kernel" 2>/dev/null | grep -a -m1 -o 'Linux version [0-9]*\.[0-9]*' | sed 's/^Linux version //') || true
+fi
 [ -n "$release" ] || warn "no 'Linux version' string in $kernel: expecting release 6.12"
 haft01=0
 [ "$haft" = yes ] && haft01=1
 
-cmdline="console=ttyAMA0 panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft01 lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
+cmdline="console=$console panic=-1 lab.expect_caps=$caps lab.expect_haft=$haft01 lab.expect_release=${release:-6.12} lab.cpu=${cpu//,/+} $append"
 # NUMA=SIZE0,SIZE1 (MiB) instead of MEM: two nodes, one CPU each; a size
 # of 0 makes that node memory-less (its CPU allocates from the other).
 numa=()
@@ -157,12 +183,17 @@ if [ -n "$numa_sizes" ]; then
 		fi
 	done
 fi
-Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp 2 -m "$mem" "${numa[@]}" -nic none
+# On x86 two cores of one socket share a cache, and the kernel warns when
+# such siblings sit in two nodes: there each CPU is a socket of its own.
+smp=2
+[ $x86 = 0 ] || [ ${#numa[@]} = 0 ] || smp=2,sockets=2
+Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp "$smp" -m "$mem" "${numa[@]}" -nic none
 	-no-reboot -kernel "$kernel" -initrd "$initrd")
 # ICOUNT=1 (a row's icount): the guest's clock counts the instructions it
 # executes, 1 ns each (shift=0), and skips idle time (sleep=off), so the
 # guest's own timings are instruction counts, the same on every run.
 [ "$icount" = 1 ] && Q+=(-icount shift=0,sleep=off)
+[ $x86 = 0 ] || Q+=(-accel tcg)
 
 if [ $dry = 1 ]; then
 	printf 'qemu:'

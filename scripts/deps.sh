@@ -26,6 +26,8 @@ pkgs=(
 	# benchmark plots
 	gnuplot-nox
 )
+# LAB_ARCH=x86: the x86-64 boots' emulator, Debian's own.
+[ "$LAB_ARCH" = arm64 ] || pkgs+=(qemu-system-x86)
 
 [ "$(id -u)" = 0 ] || die "deps.sh installs packages and must run as root"
 

@@ -213,8 +213,8 @@ rows() {
 	BOOTS=$work/boots "$TOP/scripts/boot.sh" -N "$@"
 }
 ok_row='a test default max - boot 300 yes 0x0007 -'
-expect pass "boots: the table loads, with rows for test, check, bench, soak and run" . \
-	bash -c '. "$0/scripts/lib.sh"; for t in test check bench soak run; do [ -n "$(boot_rows $t)" ] || exit 1; done' "$TOP"
+expect pass "boots: the table loads, with rows for test, check, bench, soak, run and x86" . \
+	bash -c '. "$0/scripts/lib.sh"; for t in test check bench soak run x86; do [ -n "$(boot_rows $t)" ] || exit 1; done' "$TOP"
 expect fail "boots: an unknown row name" "no row 'nosuch'" rows "$ok_row" -b nosuch
 expect fail "boots: a row with a column missing" 'boots:2: row .a. has fewer than' rows 'a test default max - boot 300 yes 0x0007' -b a
 expect fail "boots: a row named twice" "boots:3: row 'a' repeats the row of line 2" rows "$ok_row\n$ok_row" -b a
@@ -225,6 +225,8 @@ expect fail "boots: HAFT expected on a command line that turns it off" "'arm64.n
 	rows 'a test default max - boot 300 yes 0x0007 arm64.nohaft' -b a
 expect fail "boots: HAFT expected with id_aa64mmfr1.hafdbs=1" "'id_aa64mmfr1.hafdbs=1' on its command line" \
 	rows 'a test default max - boot 300 yes 0x0007 id_aa64mmfr1.hafdbs=1' -b a
+expect fail "boots: HAFT expected on an x86 kernel" 'haft=yes on an x86 kernel' \
+	rows 'a x86 x86:6.12 max - boot 300 yes 0x0007 -' -b a
 expect fail "boots: a {VAR} the caller did not set" 'uses \{NOSUCH_VAR\}: set NOSUCH_VAR' \
 	rows 'a test default max - boot {NOSUCH_VAR} yes 0x0007 -' -b a
 expect fail "boots: a columns line that is not the table's" 'the columns must be' \

@@ -4,54 +4,61 @@
 # $CACHE/guest), guest/init, the suites in guest/tests, our programs in
 # guest/src cross-built statically, and anything a later step left in
 # build/guest-extra (e.g. kselftests). Rebuilt only when an input changed.
+# LAB_ARCH=x86: build/initramfs-x86.cpio for the x86-64 boots, the same
+# from Debian's amd64 busybox-static and bash-static (no stress-ng: those
+# boots run boot and lru-nonleaf), the programs built natively, and
+# build/guest-extra-x86.
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap cc "${CROSS}gcc" "${CROSS}ar" rsync
+sfx= cc=${CROSS}gcc ar=${CROSS}ar
+[ "$LAB_ARCH" = arm64 ] || sfx=-$LAB_ARCH cc=gcc ar=ar
+need mmdebstrap cc "$cc" "$ar" rsync
 tree=$BUILD/linux
 [ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree' (the initramfs is packed with its usr/gen_initramfs.sh)"
 KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
 mkdir -p "$BUILD"
-exec 9>"$BUILD/.initramfs.lock"
+exec 9>"$BUILD/.initramfs$sfx.lock"
 flock 9 # one assembly at a time: parallel boots share build/initramfs
 
 pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
-rootfs=$(debian_arm64 rootfs "$pkgs") || exit 1
+[ "$LAB_ARCH" = arm64 ] || pkgs=busybox-static,bash-static
+rootfs=$(debian_extract rootfs "$pkgs") || exit 1
 
 # Our own programs, static, warnings on and fatal. They share the
 # kselftest's lru_gen helper (tools/testing/selftests/mm/lru_gen_util.c,
 # the series' copy): compiled once into a library, not a program, that
 # each program is linked with (only what it uses is taken).
-bin=$BUILD/guest-bin
-lib=$BUILD/guest-lib
+bin=$BUILD/guest-bin$sfx
+lib=$BUILD/guest-lib$sfx
 helper=$TOP/tools/testing/selftests/mm/lru_gen_util
 mkdir -p "$bin" "$lib"
 if [ ! -f "$lib/liblru_gen_util.a" ] || [ "$helper.c" -nt "$lib/liblru_gen_util.a" ] ||
 	[ "$helper.h" -nt "$lib/liblru_gen_util.a" ]; then
 	say "guest: compiling $(basename "$helper.c") (library)"
-	"${CROSS}gcc" -O2 -Wall -Wextra -Werror -c -o "$lib/lru_gen_util.o" "$helper.c"
+	"$cc" -O2 -Wall -Wextra -Werror -c -o "$lib/lru_gen_util.o" "$helper.c"
 	rm -f "$lib/liblru_gen_util.a"
-	"${CROSS}ar" rcs "$lib/liblru_gen_util.a" "$lib/lru_gen_util.o"
+	"$ar" rcs "$lib/liblru_gen_util.a" "$lib/lru_gen_util.o"
 fi
 for c in "$TOP"/guest/src/*.c; do
 	[ -e "$c" ] || continue
 	b=$bin/$(basename "$c" .c)
 	if [ ! -x "$b" ] || [ "$c" -nt "$b" ] || [ "$lib/liblru_gen_util.a" -nt "$b" ]; then
 		say "guest: compiling $(basename "$c")"
-		"${CROSS}gcc" -static -O2 -Wall -Wextra -Werror -I"$(dirname "$helper")" \
+		"$cc" -static -O2 -Wall -Wextra -Werror -I"$(dirname "$helper")" \
 			-o "$b" "$c" "$lib/liblru_gen_util.a"
 	fi
 done
 
-extra=$BUILD/guest-extra
+extra=$BUILD/guest-extra$sfx
 mkdir -p "$extra"
-out=$BUILD/initramfs.cpio
+out=$BUILD/initramfs$sfx.cpio
 want=$( (echo "$rootfs"; cat "$0" "$tree/usr/gen_initramfs.sh" "$tree/usr/gen_init_cpio.c" | sha256sum; cd "$TOP" && find guest -type f | LC_ALL=C sort | xargs sha256sum;
-	cd "$BUILD" && find guest-bin guest-extra -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -c1-16)
+	cd "$BUILD" && find "${bin##*/}" "${extra##*/}" -type f | LC_ALL=C sort | xargs -r sha256sum) | sha256sum | cut -c1-16)
 if [ -f "$out" ] && [ "$(cat "$out.hash" 2>/dev/null)" = "$want" ]; then
 	say "guest: initramfs up to date"
 	exit 0
 fi
 say "guest: assembling $out"
-stage=$BUILD/initramfs
+stage=$BUILD/initramfs$sfx
 rm -rf "$stage"
 mkdir -p "$stage"
 rsync -a --exclude=/usr/share/doc --exclude=/usr/share/man --exclude=/usr/share/locale \

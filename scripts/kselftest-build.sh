@@ -35,20 +35,31 @@
 #     space: too slow under TCG).
 # run_vmtests.sh still names the left-out programs of the categories the
 # guest picks; guest/tests/mm-selftests says how each of those ends.
+#
+# LAB_ARCH=x86: the same for the x86-64 boots, with the host's compiler
+# (ARCH=x86), lru_gen_nonleaf alone (they run only guest/tests/lru-nonleaf),
+# into build/guest-extra-x86/kselftest; objects in build/kselftest-x86.
 # Usage: kselftest-build.sh [KERNEL_TREE]   (default: build/linux)
 . "$(dirname "$0")/lib.sh"
-need make rsync file "${CROSS}gcc"
+sfx= kver=(ARCH=arm64 CROSS_COMPILE="$CROSS")
+if [ "$LAB_ARCH" = arm64 ]; then
+	need make rsync file "${CROSS}gcc"
+else
+	need make rsync file gcc
+	sfx=-$LAB_ARCH kver=(ARCH="$LAB_ARCH")
+	KSELFTESTS=${KSELFTESTS:-lru_gen_nonleaf} KSELFTEST_PROGS=${KSELFTEST_PROGS-}
+fi
 
 KSELFTESTS=${KSELFTESTS:-"lru_gen_nonleaf map_fixed_noreplace mremap_dontunmap
 	mremap_test madv_populate mkdirty mlock2-tests mrelease_test mdwe_test
 	transhuge-stress khugepaged cow"}
-KSELFTEST_PROGS=${KSELFTEST_PROGS:-"mseal_test droppable"}
+KSELFTEST_PROGS=${KSELFTEST_PROGS-"mseal_test droppable"}
 
 tree=$(realpath "${1:-$BUILD/linux}")
 src=$tree/tools/testing/selftests
-out=$BUILD/kselftest
+out=$BUILD/kselftest$sfx
 obj=$out/kselftest/mm # what the selftests Makefile makes of O=$out
-dest=$BUILD/guest-extra/kselftest
+dest=$BUILD/guest-extra$sfx/kselftest
 [ -f "$tree/Makefile" ] || die "no kernel tree at $tree: run 'make tree'"
 [ -f "$src/mm/lru_gen_nonleaf.c" ] ||
 	die "$src/mm/lru_gen_nonleaf.c missing: the tree does not carry the selftests/mm patch of the series"
@@ -68,8 +79,7 @@ mkdir -p "$out"
 # UAPI headers; with O=$out the selftests Makefile uses $out/usr/include
 # (KHDR_INCLUDES). 'make headers' is cheap when up to date.
 say "kselftest: installing UAPI headers into ${out#"$TOP"/}/usr"
-run_logged "$out/headers.log" make -C "$tree" O="$out" ARCH=arm64 \
-	CROSS_COMPILE="$CROSS" headers
+run_logged "$out/headers.log" make -C "$tree" O="$out" "${kver[@]}" headers
 
 # khugepaged.c in 6.12.y returns KSFT_SKIP without including kselftest.h
 # (a stable backport). It is given the value (4) on the command line; the
@@ -81,13 +91,17 @@ grep -q 'kselftest\.h' "$src/mm/khugepaged.c" || extra=-DKSFT_SKIP=4
 # mm/ writes local_config.{h,mk} (probing for liburing) next to the
 # sources; both are in that directory's .gitignore.
 rm -rf "$dest"
-say "kselftest: building $((${#gen[@]} + ${#progs[@]})) mm programs (static, ARCH=arm64) into ${dest#"$TOP"/}"
+say "kselftest: building $((${#gen[@]} + ${#progs[@]})) mm programs (static, ${kver[0]}) into ${dest#"$TOP"/}"
 run_logged "$out/build.log" make -C "$src" -j"$JOBS" TARGETS=mm \
-	ARCH=arm64 CROSS_COMPILE="$CROSS" O="$out" LDFLAGS=-static \
+	"${kver[@]}" O="$out" LDFLAGS=-static \
 	EXTRA_CFLAGS="$extra" TEST_GEN_FILES="${gen[*]}" \
 	TEST_GEN_PROGS="${progs[*]}" KSFT_INSTALL_PATH="$dest" install
 ! grep -n 'redefined' "$out/build.log" ||
 	die "a macro was redefined building the selftests (see above and $out/build.log)"
+# The series' test builds without a warning (the kernel's own may warn:
+# mremap_test does with some compilers).
+! grep -n -E '^(lru_gen_nonleaf|lru_gen_util)\.[ch]:[0-9:]+ warning:' "$out/build.log" ||
+	die "lru_gen_nonleaf builds with warnings (see above and $out/build.log)"
 
 # What must be there, and nothing unplanned: every program the lab runs,
 # statically linked, and the kernel's runner and list.
@@ -113,6 +127,7 @@ declare -A stubs=(
 	[mlock-random-test]="not built for the lab: needs an arm64 libcap"
 	[split_huge_page_test]="not built for the lab: its page-cache part takes over 2 minutes under TCG"
 )
+[ "$LAB_ARCH" = arm64 ] || stubs=() # the x86 boots run lru_gen alone
 for t in "${!stubs[@]}"; do
 	[ ! -e "$dest/mm/$t" ] || die "$dest/mm/$t exists: drop it from the skip stubs"
 	printf '#!/bin/sh\necho "1..0 # SKIP %s"\nexit 4\n' "${stubs[$t]}" >"$dest/mm/$t"

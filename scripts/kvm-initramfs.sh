@@ -23,7 +23,7 @@ tree=$BUILD/linux
 KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
 
 pkgs=qemu-system-arm
-vmm=$(debian_arm64 vmm "$pkgs") || exit 1
+vmm=$(debian_extract vmm "$pkgs") || exit 1
 
 out=$BUILD/initramfs-kvm.cpio
 want=$( (echo "$vmm"; sha256sum "$0" "$image" "$main") | sha256sum | cut -c1-16)

@@ -188,24 +188,39 @@ tap_result() {
 tap_skip() { TAP_N=$((TAP_N + 1)); echo "ok $TAP_N - $1 # SKIP"; }
 tap_plan() { echo "1..$TAP_N"; }
 
+# LAB_ARCH: the guests' architecture, arm64 (the lab's own) or x86 (the
+# x86-64 boots: rows with kernel x86:*, 'make x86'); kselftest-build.sh,
+# initramfs.sh and stock-kernel.sh build and fetch for it. DEB_ARCH is
+# Debian's name for it.
+LAB_ARCH=${LAB_ARCH:-arm64}
+case $LAB_ARCH in
+arm64) DEB_ARCH=arm64 ;;
+x86) DEB_ARCH=amd64 ;;
+*) die "LAB_ARCH is arm64 or x86, not '$LAB_ARCH'" ;;
+esac
+
 # Debian's newer suites (sid, trixie-backports, trixie-security) through a
 # private apt state in $CACHE/newer-apt, so that the host's own sources,
 # lists and pins stay as they are. Used to fetch Debian's current arm64
 # kernel (scripts/stock-kernel.sh current) and the newest 6.12.y source
 # (scripts/kernel-tree.sh with BASE=newest). Architecture-independent
-# packages are listed in the arm64 indexes too.
+# packages are listed in the arm64 indexes too. With LAB_ARCH=x86 the
+# state is $CACHE/newer-apt-amd64, with amd64's indexes.
 NEWER_APT=$CACHE/newer-apt
+[ "$DEB_ARCH" = arm64 ] || NEWER_APT=$CACHE/newer-apt-$DEB_ARCH
 NEWER_MIRROR=${NEWER_MIRROR:-http://deb.debian.org}
 newer_apt() { private_apt "$NEWER_APT" "$@"; }
-# private_apt DIR TOOL ARGS... : apt-get/apt-cache on the private state in DIR.
+# private_apt DIR TOOL ARGS... : apt-get/apt-cache on the private state in
+# DIR, for arm64, or amd64 when DIR's name ends in -amd64.
 private_apt() {
-	local dir=$1 tool=$2
+	local dir=$1 tool=$2 arch=arm64
 	shift 2
+	[ "${dir%-amd64}" = "$dir" ] || arch=amd64
 	"$tool" -o Dir::State="$dir/state" -o Dir::Cache="$dir/cache" \
 		-o Dir::Etc::SourceList="$dir/sources.list" \
 		-o Dir::Etc::SourceParts=/nonexistent -o Dir::Etc::Preferences=/nonexistent \
 		-o Dir::Etc::PreferencesParts=/nonexistent \
-		-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+		-o APT::Architecture=$arch -o APT::Architectures::=$arch \
 		-o APT::Sandbox::User=root "$@"
 }
 # newer_apt_update: refresh the private lists when they are missing or
@@ -364,10 +379,10 @@ boots_load() {
 		[ -n "$append" ] || die "$where: row '$name' has fewer than the ${BOOT_COLUMNS// /, } columns ('-' for an empty one)"
 		[[ "$name" =~ ^[a-z0-9][a-z0-9/_.-]*$ ]] || die "$where: bad name '$name'"
 		[ -z "${_BOOT_LINE[$name]:-}" ] || die "$where: row '$name' repeats the row of line ${_BOOT_LINE[$name]%%$'\t'*}"
-		[[ ",$targets," =~ ^(,(test|check|bench|soak|run))+,$ ]] ||
-			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run"
-		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/(base|fix)|stock:6\.12|stock:current)$ ]] ||
-			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, stock:6.12 or stock:current"
+		[[ ",$targets," =~ ^(,(test|check|bench|soak|run|x86))+,$ ]] ||
+			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run, x86"
+		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/(base|fix)|(stock|x86):(6\.12|current))$ ]] ||
+			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, stock:6.12, stock:current, x86:6.12 or x86:current"
 		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
 		if [ "$machine" != - ]; then
 			for m in ${machine//+/ }; do
@@ -381,8 +396,13 @@ boots_load() {
 		[[ "$timeout" =~ ^[0-9A-Z_{}+*/-]+$ ]] || die "$where: $name: bad timeout '$timeout'"
 		[[ "$haft" =~ ^(yes|no)$ ]] || die "$where: $name: haft must be yes or no, not '$haft'"
 		[[ "$caps" =~ ^0x000[137]$ ]] || die "$where: $name: caps must be 0x0001, 0x0003 or 0x0007, not '$caps'"
-		[[ ( "$haft" = yes && "$caps" = 0x0007 ) || ( "$haft" = no && "$caps" != 0x0007 ) ]] ||
-			die "$where: $name: haft=$haft with caps $caps (0x0007 is exactly HAFT in use)"
+		# x86 has no FEAT_HAFT: its CPUs set non-leaf Accessed bits anyway.
+		if [ "${kernel#x86:}" != "$kernel" ]; then
+			[ "$haft" = no ] || die "$where: $name: haft=yes on an x86 kernel (x86 has no FEAT_HAFT)"
+		else
+			[[ ( "$haft" = yes && "$caps" = 0x0007 ) || ( "$haft" = no && "$caps" != 0x0007 ) ]] ||
+				die "$where: $name: haft=$haft with caps $caps (0x0007 is exactly HAFT in use)"
+		fi
 		if [ "$haft" = yes ] && haft_off_by "$append"; then
 			die "$where: $name: expects HAFT with '${BASH_REMATCH[1]}' on its command line, which turns it off"
 		fi
@@ -411,18 +431,19 @@ boot_row() {
 	done
 }
 
-# debian_arm64 NAME PKGS : Debian bookworm's arm64 packages PKGS (comma
-# separated) with what they depend on, extracted by mmdebstrap once into
-# $CACHE/guest/NAME-HASH, the cache every clone shares (cache_fill);
-# prints that directory.
-debian_arm64() {
-	local dir
-	dir=$CACHE/guest/$1-$(echo "$2" | sha256sum | cut -c1-12)
-	cache_fill "$dir" _debian_arm64 "$1" "$2" >&2 || die "could not extract Debian's arm64 $2"
+# debian_extract NAME PKGS : Debian bookworm's packages PKGS (comma
+# separated; DEB_ARCH's) with what they depend on, extracted by mmdebstrap
+# once into $CACHE/guest/NAME-HASH (arm64) or NAME-amd64-HASH, the cache
+# every clone shares (cache_fill); prints that directory.
+debian_extract() {
+	local dir name=$1
+	[ "$DEB_ARCH" = arm64 ] || name=$name-$DEB_ARCH
+	dir=$CACHE/guest/$name-$(echo "$2" | sha256sum | cut -c1-12)
+	cache_fill "$dir" _debian_extract "$name" "$2" >&2 || die "could not extract Debian's $DEB_ARCH $2"
 	echo "$dir"
 }
-_debian_arm64() {
-	say "extracting Debian arm64 packages: $3"
+_debian_extract() {
+	say "extracting Debian $DEB_ARCH packages: $3"
 	run_logged "$CACHE/guest/mmdebstrap-$2.log" mmdebstrap --variant=extract \
-		--arch=arm64 --include="$3" bookworm "$1"
+		--arch="$DEB_ARCH" --include="$3" bookworm "$1"
 }

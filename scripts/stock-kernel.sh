@@ -1,6 +1,8 @@
 #!/bin/bash
-# Fetch (once) one of Debian's own arm64 kernels and print the path of its
-# image, for booting a kernel nobody here built on the lab's QEMU:
+# Fetch (once) one of Debian's own arm64 kernels (amd64 with LAB_ARCH=x86,
+# for the x86-64 boots) and print the path of its image, for booting a
+# kernel nobody here built on the lab's QEMU (on Debian's qemu-system-x86 for
+# amd64):
 #   stock-kernel.sh          Debian 12's 6.12 (bookworm-security), no series:
 #                            the patched QEMU still boots a distribution kernel
 #   stock-kernel.sh current  the newest linux-image-*-arm64 Debian ships
@@ -23,7 +25,7 @@ if [ "$kind" = 6.12 ]; then
 		amd=$(apt-cache depends linux-image-6.12-amd64 2>/dev/null |
 			sed -n 's/^ *Depends: \(linux-image-6\.12\.[^ ]*-amd64\)$/\1/p' | head -1)
 		[ -n "$amd" ] || die "apt-cache knows no linux-image-6.12-amd64: is bookworm-security in the host's sources? (apt-get update)"
-		pkg=${amd%-amd64}-arm64
+		pkg=${amd%-amd64}-$DEB_ARCH
 	fi
 else
 	need apt-get apt-cache dpkg-deb
@@ -32,9 +34,9 @@ else
 		# linux-binary-7.3.4+deb13-arm64: the generic flavour (not cloud,
 		# rt or unsigned), newest upstream version first.
 		pkg=$(newer_apt apt-cache pkgnames linux-binary- |
-			grep -E '^linux-binary-[0-9][0-9.]*\+deb[0-9]+-arm64$' |
+			grep -E "^linux-binary-[0-9][0-9.]*\\+deb[0-9]+-$DEB_ARCH\$" |
 			sed 's/^linux-binary-//' | sort -V | tail -1)
-		[ -n "$pkg" ] || die "no linux-binary-*-arm64 in sid or trixie-backports (see $NEWER_APT/update.log)"
+		[ -n "$pkg" ] || die "no linux-binary-*-$DEB_ARCH in sid or trixie-backports (see $NEWER_APT/update.log)"
 		pkg=linux-binary-$pkg
 	fi
 fi
@@ -45,9 +47,9 @@ if [ "$kind" = current ]; then
 	newer_apt_unpack "$dir" "$pkg" "linux-base-${pkg#linux-binary-}"
 else
 	extract() {
-		say "stock kernel: extracting Debian's $pkg (arm64)"
+		say "stock kernel: extracting Debian's $pkg ($DEB_ARCH)"
 		run_logged "$CACHE/stock-kernel/$pkg.log" mmdebstrap \
-			--variant=extract --arch=arm64 --include="$pkg" bookworm "$1"
+			--variant=extract --arch="$DEB_ARCH" --include="$pkg" bookworm "$1"
 	}
 	cache_fill "$dir" extract || die "could not fetch $pkg"
 fi

@@ -6,7 +6,12 @@
 # the rest depends on stops the run; whatever did not run is a failure in
 # the summary. Ends with 'N passed, N failed'; exits non-zero on any
 # failure. build/results/report.ktap holds the whole run as nested KTAP.
+# 'test.sh x86' ('make x86') does the same for the rows whose targets
+# include x86, after deps and tree only, with its results in
+# build/results/x86 (the rows are named x86/NAME), apart from make test's.
 . "$(dirname "$0")/lib.sh"
+target=${1:-test}
+case $target in test) ;; x86) RES=${RES:-$BUILD/results/x86} ;; *) die "usage: test.sh [x86]" ;; esac
 . "$TOP/scripts/steps.sh"
 # A failing step is recorded and the run goes on (or stops, below): the
 # summary decides.
@@ -32,6 +37,7 @@ declare -A reads=(
 	# publishes them), so that the reading cannot rot unnoticed.
 	[results-collect]="guest-max guest-memcgs guest-lowmem guest-soak-max guest-soak-max-haft-off guest-kvm-max stock-current-max"
 )
+[ "$target" = test ] || first=(deps tree) late=()
 # row_needs ROW : the host steps that make ROW's kernel and initramfs, in
 # order (the default kernel and the lab's initramfs are in 'first').
 row_needs() {
@@ -54,6 +60,10 @@ row_needs() {
 	# its own FEAT_HAFT support): kernels nobody here wrote.
 	stock:6.12) echo stock-kernel-fetch ;;
 	stock:current) echo stock-current-fetch ;;
+	# Debian's amd64 kernels on Debian's qemu-system-x86 (deps-x86), with
+	# the kselftest and an initramfs built for x86-64.
+	x86:6.12) echo deps-x86 kselftest-build-x86 initramfs-x86 x86-kernel-fetch ;;
+	x86:current) echo deps-x86 kselftest-build-x86 initramfs-x86 x86-current-fetch ;;
 	*) die "test.sh builds no kernel '$ROW_KERNEL' (row $1 of ${BOOTS#"$TOP"/})" ;;
 	esac
 	case "+$ROW_MACHINE+" in
@@ -85,6 +95,11 @@ host() {
 	kernel-build-debug) host_step kernel-build-debug env BUILD="$BUILD/newest" "$TOP/scripts/kernel-build.sh" debug+nostats ;;
 	stock-kernel-fetch) host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh" ;;
 	stock-current-fetch) host_step stock-current-fetch "$TOP/scripts/stock-kernel.sh" current ;;
+	deps-x86) host_step deps-x86 env LAB_ARCH=x86 "$TOP/scripts/deps.sh" ;;
+	kselftest-build-x86) host_step kselftest-build-x86 env LAB_ARCH=x86 "$TOP/scripts/kselftest-build.sh" ;;
+	initramfs-x86) host_step initramfs-x86 env LAB_ARCH=x86 "$TOP/scripts/initramfs.sh" ;;
+	x86-kernel-fetch) host_step x86-kernel-fetch env LAB_ARCH=x86 "$TOP/scripts/stock-kernel.sh" ;;
+	x86-current-fetch) host_step x86-current-fetch env LAB_ARCH=x86 "$TOP/scripts/stock-kernel.sh" current ;;
 	bench-headline) host_step bench-headline "$TOP/scripts/bench-report.py" --headline "$RES/guest-max.log" ;;
 	results-collect) host_step results-collect python3 "$TOP/scripts/results.py" collect "$RES" "$RES/test.json" ;;
 	mm-selftests-compare) host_tap mm-selftests-compare "$TOP/scripts/compare-mm-selftests.py" \
@@ -93,8 +108,8 @@ host() {
 	esac
 }
 
-rows=$(boot_rows test) || exit 1
-[ -n "$rows" ] || die "no row of ${BOOTS#"$TOP"/} is for test"
+rows=$(boot_rows "$target") || exit 1
+[ -n "$rows" ] || die "no row of ${BOOTS#"$TOP"/} is for $target"
 # before[X]: what must have passed for X to run: for a row, the steps it
 # needs; for such a step, the steps listed before it for the same row.
 declare -A is_row=() before=() in_seq=()
