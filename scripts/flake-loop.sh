@@ -3,19 +3,20 @@
 # what changes that: arms of kernel command-line additions booted in
 # turn (A B A B ...), with the host optionally kept busy.
 #   flake-loop.sh [-n ROUNDS] [-l BUSY] [-k VARIANT|-K IMAGE] [-c CPU]
-#                 [-r SUITES] [-e HAFT,CAPS] [-s] -a APPEND [-a APPEND ...]
+#                 [-r SUITES] [-e HAFT,CAPS] [-s] [-t TAG] -a APPEND [-a APPEND ...]
 # -n rounds (10); -l BUSY host processes spinning for the whole loop (0);
 # -k/-K/-c/-e as for boot.sh (default: Debian's current kernel, stock:current,
 # on max, expecting HAFT and 0x0007); -r the guest suites (lru-nonleaf);
 # -s stops at the first failure. Each -a is one arm: text added to the
 # kernel command line ('-' for nothing), e.g. -a - -a damon_stat.enabled=N.
-# Logs: build/results/flake-ARM-ROUND.log. Prints a line per boot and, per
+# Logs: build/results/flake-TAG-ARM-ROUND.log, TAG (-t) the loop's start
+# time (HHMMSS) unless given, so that a loop never overwrites another's. Prints a line per boot and, per
 # arm, how many boots passed and which kselftest results failed; exits 1
 # when any boot failed.
 . "$(dirname "$0")/lib.sh"
 rounds=10 busy=0 kern=(-k stock:current) cpu=max suites=lru-nonleaf expect=yes,0x0007
-stop_first=0 arms=()
-while getopts "n:l:k:K:c:r:e:sa:" o; do
+stop_first=0 arms=() tag=$(date +%H%M%S)
+while getopts "n:l:k:K:c:r:e:st:a:" o; do
 	case $o in
 	n) rounds=$OPTARG ;;
 	l) busy=$OPTARG ;;
@@ -25,10 +26,12 @@ while getopts "n:l:k:K:c:r:e:sa:" o; do
 	r) suites=$OPTARG ;;
 	e) expect=$OPTARG ;;
 	s) stop_first=1 ;;
+	t) tag=$OPTARG ;;
 	a) arms+=("$OPTARG") ;;
-	*) die "usage: flake-loop.sh [-n ROUNDS] [-l BUSY] [-k VARIANT|-K IMAGE] [-c CPU] [-r SUITES] [-e HAFT,CAPS] [-s] -a APPEND ..." ;;
+	*) die "usage: flake-loop.sh [-n ROUNDS] [-l BUSY] [-k VARIANT|-K IMAGE] [-c CPU] [-r SUITES] [-e HAFT,CAPS] [-s] [-t TAG] -a APPEND ..." ;;
 	esac
 done
+[[ "$tag" =~ ^[a-z0-9_.-]+$ ]] || die "flake-loop.sh: -t takes lower-case letters, digits, '_', '.' and '-'"
 [ ${#arms[@]} -gt 0 ] || die "flake-loop.sh: give at least one arm (-a APPEND, '-' for none)"
 case $rounds$busy in *[!0-9]*) die "flake-loop.sh: -n and -l take numbers" ;; esac
 # stock:current is fetched once, not per boot
@@ -50,7 +53,7 @@ for ((r = 1; r <= rounds; r++)); do
 	for ((a = 0; a < ${#arms[@]}; a++)); do
 		app=${arms[$a]}
 		[ "$app" != - ] || app=
-		name=flake-$((a + 1))-$r
+		name=flake-$tag-$((a + 1))-$r
 		rc=0
 		"$TOP/scripts/boot.sh" "${kern[@]}" -c "$cpu" -r "$suites" -e "$expect" \
 			-a "$app" -n "$name" >"$BUILD/results/$name.out" 2>&1 || rc=$?
