@@ -37,7 +37,9 @@ G config branch.lab.description "$(cat "$BUILD/cover-description")"
 
 tmp=$BUILD/export
 rm -rf "$tmp"
-G format-patch -q --cover-letter --cover-from-description=subject \
+# The abbreviation of the index lines is fixed, so that a tree made
+# again (fewer objects, shorter default) exports the same files.
+G -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 	--zero-commit --no-signature -o "$tmp" base..HEAD
 rm -f "$TOP"/patches/*.patch
 cp "$tmp"/*.patch "$TOP/patches/"

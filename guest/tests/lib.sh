@@ -34,6 +34,20 @@ status_to() {
 	echo $? >"$1"
 }
 status_from() { cat "$1" 2>/dev/null || echo 255; rm -f "$1"; }
+# tee_status FILE CMD... : run CMD with a copy of its output in FILE, and
+# return its status (for tap_nested, which runs CMD in a pipeline).
+tee_status() {
+	_ts_f=$1
+	shift
+	status_to "$_ts_f.rc" "$@" | tee "$_ts_f"
+	return "$(status_from "$_ts_f.rc")"
+}
+# pmd_span_mib MIN : the PMD span in MiB (hpage_pmd_size), or MIN if that
+# is more: the smallest set the kselftest takes is one span.
+pmd_span_mib() {
+	_ps_m=$(($(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null || echo 2097152) >> 20))
+	echo $((_ps_m > $1 ? _ps_m : $1))
+}
 
 # timed CMD... : run a benchmark program (mmap-touch, gups) that prints
 # one line with 'seconds=S'. Its output goes to timed_out and S to timed_s;
