@@ -34,8 +34,8 @@
 # check-mainline-base,
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
 # and -fix, the latter started from a copy of the former),
-# check-mainline-form (the kselftest's mainline form, upstream/lru-gen-selftest,
-# on Debian's newest kernel), check-kvm-long and
+# mainline-form (the kselftest's mainline form, upstream/lru-gen-selftest,
+# on Debian's newest kernel; make test boots it too), check-kvm-long and
 # check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
@@ -221,7 +221,7 @@ for c in $checks; do
 		if "$TOP/scripts/mainline-selftest-build.sh" "$mt" "$BUILD/guest-extra/kselftest-mainline" >"$slog" 2>&1 &&
 			"$TOP/scripts/initramfs.sh" >>"$slog" 2>&1; then
 			result 0 "mainline: upstream/lru-gen-selftest builds with the selftests Makefile of $src"
-			boot_result check-mainline-form "mainline: the kselftest's mainline form passes on Debian's newest arm64 kernel (max, 0x0007)"
+			boot_result mainline-form "mainline: the kselftest's mainline form passes on Debian's newest arm64 kernel (max, 0x0007)"
 		else
 			tail -n 20 "$slog" | sed 's/^/# /'
 			result 1 "mainline: upstream/lru-gen-selftest builds with the selftests Makefile of $src (see $slog)"

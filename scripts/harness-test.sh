@@ -184,6 +184,18 @@ expect fail "summary: a verdict for something not in the plan" 'x: judged but no
 	run 'plan a; host_step a true; echo "x 1 0 0" >>"$RES/counts"'
 expect fail "summary: a step judged twice" 'a: judged 2 times' \
 	run 'plan a; host_step a true; echo "a 1 0 0" >>"$RES/counts"'
+# A row named with a subdirectory (x86/6.12) logs there, and is counted in
+# the run that planned it; a verdict that counted it beside its log would
+# leave it never judged.
+sublog() { # ENV... : a crafted boot of row x86/a, its verdict run under ENV
+	local l=$work/logs/x86/a.log
+	mkdir -p "${l%/*}"
+	printf 'LAB: suite s\n1..1\nok 1 - fine\nLAB: suite s exit 0\nLAB: done\n' >"$l"
+	run "plan x86/a; guest x86/a $* python3 \"\$VERDICT\" guest x86/a $l --suites s"
+}
+expect pass "summary: a row logged in a subdirectory is counted in its run" . sublog
+expect fail "summary: ... and not when its verdict is counted beside its log" 'x86/a: planned but never judged' \
+	sublog env -u LAB_RESULTS
 outside() { (RES=$work/run && rm -rf "$RES" && mkdir -p "$RES" && plan a && host_step b true); }
 expect fail "summary: a step outside the plan is refused" "step 'b' is not in the plan" outside
 expect fail "summary: nothing planned" 'no step was planned' run ':'

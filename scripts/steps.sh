@@ -16,6 +16,10 @@ plan() {
 	mkdir -p "$RES"
 	rm -f "$RES"/counts "$RES"/problems "$RES"/planned "$RES"/*.ktap "$RES"/*.out "$RES"/*.log "$RES"/report.ktap
 	printf '%s\n' "$@" >"$RES/planned"
+	local n
+	for n in "$@"; do
+		[[ "$n" != */* ]] || rm -f "$RES/$n.ktap"
+	done
 }
 planned() { grep -qxF "$1" "$RES/planned" || die "step '$1' is not in the plan of ${0##*/}"; }
 
@@ -32,7 +36,7 @@ run_step() {
 	[ $rc = 0 ] || tail -n 30 "$RES/$name.out" | sed 's/^/    /' >&2
 	local t=
 	[ "$mode" = --tap ] && t=--tap
-	python3 "$VERDICT" host "$name" "$RES/$name.out" "$rc" $t || rc=1
+	LAB_RESULTS=$RES python3 "$VERDICT" host "$name" "$RES/$name.out" "$rc" $t || rc=1
 	return $rc
 }
 host_step() { run_step --plain "$@"; }
@@ -47,10 +51,12 @@ guest() {
 	shift
 	planned "$name"
 	[ -z "$STOPPED" ] || return 1
+	# verdict.py counts the row in this run's RES (LAB_RESULTS), also
+	# when its log is in a subdirectory (x86/6.12).
 	if [ $# = 0 ]; then
-		"$BOOT" -b "$name"
+		LAB_RESULTS=$RES "$BOOT" -b "$name"
 	else
-		"$@"
+		LAB_RESULTS=$RES "$@"
 	fi
 }
 

@@ -22,8 +22,12 @@ set +e
 # row come the host steps that make its kernel and initramfs (row_needs);
 # after the last row whose log it reads comes a host step that reads logs
 # (late). The plan is that whole sequence, made up front.
+# The kselftest's mainline form is built before the initramfs, which
+# carries it (build/guest-extra/kselftest-mainline) for every row: from
+# Debian's newest kernel source (scripts/mainline-tree.sh, a git tree in
+# build/mainline) with that tree's selftests Makefile.
 first=(harness-test deps tree series-sync checkpatch kernel-build qemu-build
-	qemu-tests kselftest-build initramfs)
+	qemu-tests kselftest-build mainline-tree mainline-selftest-build initramfs)
 late=(bench-headline mm-selftests-compare results-collect)
 declare -A reads=(
 	# The headline of the small aging benchmark guest-max runs, so that
@@ -66,6 +70,9 @@ row_needs() {
 	x86:current) echo deps-x86 kselftest-build-x86 initramfs-x86 x86-current-fetch ;;
 	*) die "test.sh builds no kernel '$ROW_KERNEL' (row $1 of ${BOOTS#"$TOP"/})" ;;
 	esac
+	case ",$ROW_SUITES," in
+	*,lru-mainline,*) echo mainline-tree mainline-selftest-build ;;
+	esac
 	case "+$ROW_MACHINE+" in
 	*+initrd=kvm+*) echo kvm-initramfs ;;
 	*+initrd=*) die "test.sh makes no initramfs for row $1 ($ROW_MACHINE)" ;;
@@ -87,6 +94,9 @@ host() {
 	qemu-tests) host_tap qemu-tests "$TOP/qemu/run-tests.sh" ;;
 	# The series' kselftest and the mm subset, with the kernel's runner.
 	kselftest-build) host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftests do not build" ;;
+	mainline-tree) host_step mainline-tree "$TOP/scripts/mainline-tree.sh" ;;
+	mainline-selftest-build) host_step mainline-selftest-build "$TOP/scripts/mainline-selftest-build.sh" \
+		"$BUILD/mainline/linux" "$BUILD/guest-extra/kselftest-mainline" ;;
 	initramfs) host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built" ;;
 	kernel-build-kvm) host_step kernel-build-kvm "$TOP/scripts/kernel-build.sh" kvm ;;
 	kernel-build-p16k) host_step kernel-build-p16k "$TOP/scripts/kernel-build.sh" p16k ;;
@@ -116,6 +126,7 @@ declare -A is_row=() before=() in_seq=()
 seq=()
 add() { [ -n "${in_seq[$1]:-}" ] || { seq+=("$1"); in_seq[$1]=1; }; }
 for s in "${first[@]}"; do add "$s"; done
+[ -z "${in_seq[mainline-tree]:-}" ] || before[mainline-selftest-build]=mainline-tree
 for r in $rows; do
 	is_row[$r]=1
 	needs=$(row_needs "$r") || exit 1

@@ -31,9 +31,13 @@ duplicate, out-of-order or unplanned results, a missing or second plan, a
 'Bail out!' and TAP lines outside any suite are failures of their own.
 Other lines (the kernel's console, a program's stderr) are ignored.
 
-host and guest append 'NAME PASSED FAILED SKIPPED' to DIR/counts (DIR:
-where OUTPUT or LOG is), write the judged item as KTAP to DIR/NAME.ktap,
-print one verdict line and, for each failure, the lines that show why.
+host and guest append 'NAME PASSED FAILED SKIPPED' to DIR/counts, write
+the judged item as KTAP to DIR/NAME.ktap, print one verdict line and, for
+each failure, the lines that show why. DIR is LAB_RESULTS when set (the
+run's results directory, which scripts/steps.sh gives it, so that a row
+whose name has a subdirectory, x86/6.12, is counted in the run that
+planned it), else where OUTPUT or LOG is (NAME.ktap then named by the last
+part of NAME).
 """
 import os
 import re
@@ -197,8 +201,13 @@ def show(log_lines, where, context=4):
 
 
 def record(name, path, t, ktap, log_lines):
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
+    d = os.environ.get("LAB_RESULTS")
+    if d:
+        kpath = os.path.join(d, name + ".ktap")
+    else:
+        d = os.path.dirname(os.path.abspath(path))
+        kpath = os.path.join(d, os.path.basename(name) + ".ktap")
+    os.makedirs(os.path.dirname(kpath), exist_ok=True)
     for what, where in t.problems:
         print(f"--- {name}: {what} (line {where + 1} of {path}):")
         show(log_lines, where)
@@ -206,7 +215,7 @@ def record(name, path, t, ktap, log_lines):
     print(f"{name}: {verdict}: {t.passed} passed, {t.failed} failed, "
           f"{t.skipped} skipped")
     status = "ok" if t.failed == 0 else "not ok"
-    with open(os.path.join(d, os.path.basename(name) + ".ktap"), "w") as f:
+    with open(kpath, "w") as f:
         f.write("KTAP version 1\n# Subtest: %s\n" % name)
         f.write("\n".join(ktap) + "\n")
         f.write(f"# {name}: {t.passed} passed, {t.failed} failed, "
