@@ -21,7 +21,14 @@
 #     form (upstream/lru-gen-selftest) must be checkpatch clean too, build
 #     with that tree's selftests Makefile and pass on Debian's newest
 #     arm64 kernel.
-#  6. kvm: the longer KVM runs (make test has short ones): the inner guest
+#  6. damon: the RFC in upstream/damon-young (MGLRU's walks take the
+#     accesses idle page tracking and DAMON keep in PG_young, and clear
+#     PG_idle) on Debian's newest mainline source with idle page tracking
+#     (configs/idle.config): checkpatch clean; its test (the mainline form
+#     with an idle page tracking case, SERIES=damon-young
+#     scripts/mainline-selftest-build.sh) must fail that case, and only
+#     that one, on the unpatched kernel, and pass whole with the fix.
+#  7. kvm: the longer KVM runs (make test has short ones): the inner guest
 #     runs the kselftest with its 1 GiB set and the host ages the VMM's
 #     memory over five alternations; and a KVM host kernel that uses table
 #     Access flags for an mm with MMU notifiers (the !mm_has_notifiers()
@@ -31,7 +38,8 @@
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 # Its boots are the table's check rows (boots at the top): check-va52-boot,
 # check-64k-boot, check-lie-boot (kernel lie: build/kernel-lie),
-# check-mainline-base,
+# check-mainline-base, check-damon-young-base and -fix (build/kernel-mainline-idle-base
+# and -fix),
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
 # and -fix, the latter started from a copy of the former),
 # mainline-form (the kselftest's mainline form, upstream/lru-gen-selftest,
@@ -40,7 +48,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie mainline kvm}
+checks=${CHECKS:-variants w1 bisect lie mainline damon kvm}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -228,6 +236,57 @@ for c in $checks; do
 		fi
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
+	damon)
+		t0=$SECONDS
+		if ! "$TOP/scripts/mainline-tree.sh" >"$BUILD/check-damon-tree.log" 2>&1; then
+			tail -n 20 "$BUILD/check-damon-tree.log" | sed 's/^/# /'
+			result 1 "damon: Debian's newest mainline source (scripts/mainline-tree.sh)"
+			continue
+		fi
+		mt=$BUILD/mainline/linux
+		src=$(cat "$BUILD/mainline/linux.base")
+		rfc=("$TOP"/upstream/damon-young/000[1-9]-*.patch)
+		rc=0
+		checkpatch_ok "$mt" "${rfc[@]}" || rc=1
+		result $rc "damon: upstream/damon-young is checkpatch --strict clean"
+		# Its test, built on the branch damon-young (the mainline form,
+		# then the RFC), goes into the initramfs.
+		slog=$BUILD/check-damon-selftest.log
+		if SERIES=damon-young "$TOP/scripts/mainline-selftest-build.sh" "$mt" \
+			"$BUILD/guest-extra/kselftest-damon-young" >"$slog" 2>&1 &&
+			"$TOP/scripts/initramfs.sh" >>"$slog" 2>&1; then
+			result 0 "damon: upstream/damon-young applies to $src after upstream/lru-gen-selftest, and its test builds"
+		else
+			tail -n 20 "$slog" | sed 's/^/# /'
+			result 1 "damon: upstream/damon-young applies to $src after upstream/lru-gen-selftest, and its test builds (see $slog)"
+			continue
+		fi
+		f0=$fail
+		git -C "$mt" checkout -q --detach base
+		# Seeded from the mainline gate's unpatched build, where there is one.
+		[ -d "$BUILD/kernel-mainline-idle-base" ] || [ ! -d "$BUILD/kernel-mainline-base" ] ||
+			cp -a "$BUILD/kernel-mainline-base" "$BUILD/kernel-mainline-idle-base"
+		KTREE=$mt KOUT=$BUILD/kernel-mainline-idle-base build "$BUILD/check-damon-build-base.log" \
+			"damon: $src builds with idle page tracking" idle
+		git -C "$mt" checkout -q --detach damon-young
+		[ -d "$BUILD/kernel-mainline-idle-fix" ] || [ ! -d "$BUILD/kernel-mainline-idle-base" ] ||
+			cp -a "$BUILD/kernel-mainline-idle-base" "$BUILD/kernel-mainline-idle-fix"
+		KTREE=$mt KOUT=$BUILD/kernel-mainline-idle-fix build "$BUILD/check-damon-build-fix.log" \
+			"damon: $src builds with upstream/damon-young and idle page tracking" idle
+		git -C "$mt" checkout -q tcr2-fix
+		[ $fail = "$f0" ] || continue
+		# Unpatched: the idle page tracking case fails, every other passes.
+		rc=0
+		boot_row check-damon-young-base || rc=$?
+		log=$BUILD/results/check-damon-young-base.log
+		ok=1
+		[ $rc != 0 ] && grep -qE '^ *not ok [0-9]+ idle page tracking' "$log" &&
+			! grep -E '^ *not ok [0-9]+ ' "$log" | grep -vqE 'idle page tracking|lru_gen_nonleaf with the idle case' && ok=0
+		[ $ok = 0 ] || row_tail check-damon-young-base
+		result $ok "damon: unpatched, the test's idle page tracking case fails, and no other"
+		boot_result check-damon-young-fix "damon: with upstream/damon-young, the whole test passes"
+		echo "# damon gate: $((SECONDS - t0)) s"
+		;;
 	kvm)
 		kinit=$BUILD/initramfs-kvm.cpio
 		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
@@ -256,7 +315,7 @@ for c in $checks; do
 		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, kvm)" ;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm)" ;;
 	esac
 done
 tap_plan

@@ -24,23 +24,36 @@
 # The build must give no compiler warning, and the program must be a
 # static aarch64 executable. In the guest: 'cd OUT/mm && ./ksft_lru_gen.sh'
 # or 'OUT/run_kselftest.sh -t mm:ksft_lru_gen.sh'.
-# Usage: mainline-selftest-build.sh [TREE [OUT]]
+# Usage: [SERIES=damon-young] mainline-selftest-build.sh [TREE [OUT]]
 #   (defaults: build/mainline/linux and build/kselftest-mainline)
+# SERIES=NAME builds the branch NAME instead: upstream/lru-gen-selftest/
+# and then upstream/NAME/ (an RFC whose test extends the kselftest), in
+# WORK=NAME/ beside the tree.
 . "$(dirname "$0")/lib.sh"
 need git make rsync file "${CROSS}gcc"
 
 tree=$(realpath "${1:-$BUILD/mainline/linux}")
 out=$(realpath -m "${2:-$BUILD/kselftest-mainline}")
-work=$(dirname "$tree")/lru-gen-selftest
+series=${SERIES:-lru-gen-selftest}
+[[ "$series" =~ ^[a-z0-9-]+$ ]] || die "SERIES='$series' is not a directory name of upstream/"
+work=$(dirname "$tree")/$series
 src=$work/src
 obj=$work/obj
 stamp=$work/applied
-branch=lru-gen-selftest
+branch=$series
 if ! [ -d "$tree/.git" ] || ! git -C "$tree" rev-parse -q --verify base >/dev/null; then
 	die "no mainline tree with a 'base' tag at $tree: run scripts/mainline-tree.sh"
 fi
 patches=("$TOP"/upstream/lru-gen-selftest/*.patch)
 [ -f "${patches[0]}" ] || die "no patches in upstream/lru-gen-selftest/"
+if [ "$series" != lru-gen-selftest ]; then
+	more=()
+	for p in "$TOP/upstream/$series"/*.patch; do
+		[[ "$p" == *-cover-letter.patch ]] || [ ! -f "$p" ] || more+=("$p")
+	done
+	[ ${#more[@]} -gt 0 ] || die "no patches in upstream/$series/"
+	patches+=("${more[@]}")
+fi
 based_on=$(cat "$(dirname "$tree")/linux.base" 2>/dev/null || echo "the tree's 'base'")
 G() { git -C "$tree" -c user.name=lab -c user.email=lab@localhost "$@"; }
 W() { git -C "$src" -c user.name=lab -c user.email=lab@localhost "$@"; }
@@ -68,16 +81,16 @@ have='' head=''
 at=$(G rev-parse -q --verify "refs/heads/$branch" || true)
 if [ -n "$at" ] && [ "$at" != "${head:-}" ]; then
 	[ "$(G format-patch --stdout "base..$branch" | ids)" = "$(cat "${patches[@]}" | ids)" ] ||
-		die "branch $branch of $tree has commits that are not in upstream/lru-gen-selftest/; export them (git format-patch -o upstream/lru-gen-selftest base..$branch, after removing the old files) or delete the branch"
+		die "branch $branch of $tree has commits that are not in upstream/ (lru-gen-selftest/${more:+ and $series/}); export them with git format-patch, after removing the old files, or delete the branch"
 	echo "$want $at" >"$stamp"
 	have=$want head=$at
 fi
 if [ -z "$at" ] || [ "${have:-}" != "$want" ]; then
-	say "mainline kselftest: applying ${#patches[@]} patch(es) from upstream/lru-gen-selftest/ on branch $branch"
+	say "mainline kselftest: applying ${#patches[@]} patch(es) from upstream/lru-gen-selftest/${more:+ and upstream/$series/} on branch $branch"
 	rm -f "$stamp"
 	W am --abort >/dev/null 2>&1 || true
 	W checkout -q -B "$branch" base
-	am_all "$src" "of upstream/lru-gen-selftest/ does not apply to $based_on: rebase it on this source" "${patches[@]}"
+	am_all "$src" "of upstream/ does not apply to $based_on: rebase it on this source" "${patches[@]}"
 	echo "$want $(W rev-parse HEAD)" >"$stamp"
 fi
 # Detached, so that the branch stays free to be checked out in the tree.
