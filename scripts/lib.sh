@@ -382,7 +382,7 @@ boots_load() {
 		[[ ",$targets," =~ ^(,(test|check|bench|soak|run|x86))+,$ ]] ||
 			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run, x86"
 		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/(base|fix|idle-base|idle-fix)|(stock|x86):(6\.12|current))$ ]] ||
-			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, stock:6.12, stock:current, x86:6.12 or x86:current"
+			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, mainline/idle-base, mainline/idle-fix, stock:6.12, stock:current, x86:6.12 or x86:current"
 		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
 		if [ "$machine" != - ]; then
 			for m in ${machine//+/ }; do

@@ -69,10 +69,13 @@ if [ "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/n
 	rm -rf "$src" "$stamp"
 	G worktree prune
 	G worktree add -q --no-checkout --detach "$src" base
-	W checkout -q --detach base
+	# What 'make headers' and the selftests use (the mm Makefile names
+	# mm/gup_test.h); cone mode adds the top-level files (Makefile). Set
+	# before the first checkout, which then writes only these (a full
+	# one took minutes on a busy host).
+	W sparse-checkout set --cone arch/arm64 include mm scripts tools usr
+	W reset -q --hard base
 fi
-# What 'make headers' and the selftests use (the mm Makefile names
-# mm/gup_test.h); cone mode adds the top-level files (Makefile).
 W sparse-checkout set --cone arch/arm64 include mm scripts tools usr
 
 want=$(hash_of "${patches[@]}")
