@@ -61,6 +61,7 @@ static const char *const variant_name[] = {
 #define SCR_NS		(1UL << 0)
 #define SCR_HCE		(1UL << 8)
 #define SCR_RW		(1UL << 10)
+#define SCR_EEL2	(1UL << 18)
 #define SCR_HXEN	(1UL << 38)
 #define SCR_TCR2EN	(1UL << 43)
 #define SCR_PIEN	(1UL << 45)
@@ -528,10 +529,13 @@ static uint64_t el2_at_job(uint64_t arg)
 /* The trap controls of EL3 and EL2 for what runs below them. */
 /* SCR_EL3 bits a check adds to what controls() writes (SCR_PIEN). */
 static uint64_t scr_extra;
+/* Run below EL3 in Secure state (SCR_EL3.NS 0, EEL2 1) instead. */
+static bool secure_below;
 
 static void controls(bool scr_tcr2en, bool hcrx_tcr2en, uint64_t hcr)
 {
-	write_sysreg(scr_el3, SCR_NS | SCR_HCE | SCR_RW | SCR_HXEN | scr_extra |
+	write_sysreg(scr_el3, (secure_below ? SCR_EEL2 : SCR_NS) | SCR_HCE |
+		     SCR_RW | SCR_HXEN | scr_extra |
 		     (scr_tcr2en ? SCR_TCR2EN : 0));
 	write_sysreg(hcr_el2, HCR_RW | hcr);
 	write_sysreg(HCRX_EL2, hcrx_tcr2en ? HCRX_TCR2EN : 0);
@@ -1316,6 +1320,46 @@ static void test_both_stages(void)
 	build_tables();
 }
 
+/*
+ * Secure stage 2: Secure EL1 (SCR_EL3.NS 0, Secure EL2 on) with stage 1
+ * off accesses S2_TEST_IPA in the Secure IPA space, translated through
+ * VSTTBR_EL2 and VSTCR_EL2 (the same tables; Secure walks and output,
+ * SW and SA 0), while VTTBR_EL2 points to an empty table. VSTCR_EL2 has
+ * no HA or HAFT of its own: VTCR_EL2's apply.
+ */
+#define VSTTBR_EL2	s3_4_c2_c6_0
+#define VSTCR_EL2	s3_4_c2_c6_2
+#define VSTCR_VALUE	(25UL | (1UL << 6))	/* 39-bit IPA from L1, 4K */
+
+static void run_secure_s2(uint64_t vtcr)
+{
+	build_stage2_haft(vtcr);
+	write_sysreg(VSTTBR_EL2, (uint64_t)s2_l1);
+	write_sysreg(VSTCR_EL2, VSTCR_VALUE);
+	/* Non-secure stage 2 maps nothing: a walk through it would fault. */
+	write_sysreg(vttbr_el2, (uint64_t)s2h_l3u);
+	secure_below = true;
+	s2_job(false, ACCESS_LOAD);
+	secure_below = false;
+	controls(true, true, 0);
+	write_sysreg(vtcr_el2, VTCR_VALUE);
+	isb();
+}
+
+static void test_secure_stage2(void)
+{
+	run_secure_s2(VTCR_HA | VTCR_HAFT);
+	check_exc("Secure stage 2 HA=1 HAFT=1: the read takes no fault",
+		  0, 0, 0);
+	check_eq("Secure stage 2 HA=1 HAFT=1 (VTCR_EL2's, shared with "
+		 "VSTCR_EL2): AF set in the L1 L2 tables walked and the page",
+		 HAVE_HAFT ? 0x111 : 0x001, s2_afs());
+	run_secure_s2(VTCR_HA);
+	check_eq("Secure stage 2 HA=1 HAFT=0: only the page AF set", 0x001,
+		 s2_afs());
+	build_stage2();
+}
+
 static void test_stage2(void)
 {
 	run_s2(VTCR_HA | VTCR_HAFT, false);
@@ -1646,6 +1690,7 @@ int main(void)
 	test_el3_walks();
 	test_stage2();
 	test_both_stages();
+	test_secure_stage2();
 	test_walker_dirty();
 	if (HAVE_TCR2)
 		test_s2pie_dirty();
