@@ -21,8 +21,8 @@ mutants=(
 	at-updates at-fails at-no-table-af defer-to-leaf update-faults
 	table-af-faults
 	# debug translations (the monitor's gva2gpa and x): stage 1 and 2
-	# tables, and the stage 2 leaf of the nested walk
-	debug-updates debug-s2-leaf
+	# tables, the stage 2 leaf of the nested walk, the stage 1 leaf
+	debug-updates debug-s2-leaf debug-leaf
 	# (several at once: a neighbour written on walks without FEAT_HAFT)
 	no-gates,neighbour
 	# TCR2 traps and write masks (10.2's FEAT_TCR2, HAFT bit added here)
