@@ -6,7 +6,7 @@
 # prints their TAP lines, then the plan. Exits non-zero on any failure.
 #   qemu/run-tests.sh            QEMU=... selects another binary
 . "$(dirname "$0")/../scripts/lib.sh"
-need "${CROSS}gcc" timeout
+need "${CROSS}gcc" timeout python3
 
 src=$TOP/qemu/tests/baremetal
 out=$BUILD/qemu-tests
