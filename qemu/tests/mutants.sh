@@ -33,8 +33,10 @@ mutants=(
 	no-readback tcr2-off-keeps-deps
 	# the board: CPU 1 never starts (the race must not pass vacuously)
 	cpu1-off
-	# leaf AF handling (FEAT_HAFDBS, unchanged)
-	leaf-ignores-ha leaf-never-ha leaf-no-fault
+	# leaf AF handling (FEAT_HAFDBS, unchanged); the walker's writes
+	# without stage 2's write probe; stage 2's DBM update without HD
+	leaf-ignores-ha leaf-never-ha leaf-no-fault no-s2-write-probe
+	s2-hd-ignored
 	# S1PIE's dirty state (qemu/patches 0001; the first is 10.2's bug)
 	pie-load-write pie-load-dirties pie-store-stays-clean pie-no-dirty-fault
 	pie-hd-ignored pie-dirty-faults
