@@ -6,7 +6,7 @@
 # prints their TAP lines, then the plan. Exits non-zero on any failure.
 #   qemu/run-tests.sh            QEMU=... selects another binary
 . "$(dirname "$0")/../scripts/lib.sh"
-need "${CROSS}gcc" timeout
+need "${CROSS}gcc" timeout python3
 
 src=$TOP/qemu/tests/baremetal
 out=$BUILD/qemu-tests
@@ -19,7 +19,10 @@ mkdir -p "$out"
 # one host thread per vCPU (MTTCG).
 # HAFT_SKIP_RACE=1 leaves it out (qemu/tests/mutants.sh, for the bugs
 # that cannot affect it).
-default="0 max;1 max,haft=off;2 max,tcr2=off;3 max,x-haft-without-tcr2=on"
+# Variant 5 sets up a walk and waits; the checks are made from the host
+# through the monitor (qemu/tests/debug-walk.py): a debug translation
+# must change no descriptor.
+default="0 max;1 max,haft=off;2 max,tcr2=off;3 max,x-haft-without-tcr2=on;5 max"
 [ "${HAFT_SKIP_RACE:-}" = 1 ] || default+=";4 max"
 IFS=";" read -ra variants <<<"${HAFT_TEST_RUNS:-$default}"
 
@@ -45,6 +48,33 @@ for v in "${variants[@]}"; do
 		-Wl,--build-id=none -Wl,--no-warn-rwx-segments \
 		-T "$src/haft-test.ld" -o "$elf" "$src/start.S" "$src/haft-test.c" ||
 		die "could not build $elf"
+
+	if [ "$num" = 5 ]; then
+		sock=$out/debug-walk.qmp
+		rm -f "$sock" "$log"
+		timeout -k 5 60 "$QEMU" -M virt,secure=on,virtualization=on \
+			-accel tcg -cpu "$cpu,pauth-impdef=on" -m 128M -nic none \
+			-display none -monitor none -serial "file:$log" \
+			-qmp "unix:$sock,server=on,wait=off" -semihosting \
+			-kernel "$elf" </dev/null >"$log.qemu" 2>&1 &
+		qpid=$!
+		rc=0
+		python3 "$TOP/qemu/tests/debug-walk.py" "$sock" "$log" \
+			"$cpu (debug walk)" >"$log.tap" 2>&1 || rc=$?
+		kill "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		while IFS= read -r line; do
+			case "$line" in
+			"ok "* | "not ok "*) tap "$line" ;;
+			"#"* | "Bail out!"*) printf '%s\n' "$line" ;;
+			esac
+		done <"$log.tap"
+		if [ "$rc" != 0 ]; then
+			tap "not ok - $cpu (debug walk): the host-side checks ran: exit status $rc; log: ${log#"$TOP"/}"
+			sed 's/^/#   /' "$log.tap" "$log.qemu" | tail -n 5
+		fi
+		continue
+	fi
 
 	# The race runs until enough of its walks overlapped CPU 1's updates,
 	# which takes longer the busier the host is.

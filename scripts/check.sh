@@ -33,6 +33,9 @@
 #     memory over five alternations; and a KVM host kernel that uses table
 #     Access flags for an mm with MMU notifiers (the !mm_has_notifiers()
 #     tests taken out of mm/vmscan.c) must fail the host aging check.
+#  8. qemu: QEMU's own suites on the lab's QEMU build (qemu/qemu-suites.sh):
+#     the aarch64-softmmu system TCG tests, the queue's pie-dirty and haft
+#     among them, and the arm-cpu-features qtest; each test one result.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
@@ -48,7 +51,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie mainline damon kvm}
+checks=${CHECKS:-variants w1 bisect lie mainline damon kvm qemu}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -315,7 +318,20 @@ for c in $checks; do
 		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm)" ;;
+	qemu)
+		say "check: QEMU's own suites (qemu/qemu-suites.sh)"
+		rc=0
+		"$TOP/qemu/qemu-suites.sh" >"$BUILD/check-qemu-suites.out" 2>&1 || rc=$?
+		while read -r st desc; do
+			result "$st" "qemu: $desc"
+		done < <(sed -n -e 's/^ok [0-9]* - \(.*\)/0 \1/p' \
+			-e 's/^not ok [0-9]* - \(.*\)/1 \1/p' "$BUILD/check-qemu-suites.out")
+		grep -q '^1\.\.' "$BUILD/check-qemu-suites.out" || {
+			tail -n 20 "$BUILD/check-qemu-suites.out" | sed 's/^/# /'
+			result 1 "qemu: QEMU's own suites ran (exit status $rc)"
+		}
+		;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm, qemu)" ;;
 	esac
 done
 tap_plan

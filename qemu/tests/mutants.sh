@@ -17,24 +17,34 @@ mutants=(
 	ignore-ha haft-always no-gates el3-ignored s2-ignored el2-uses-el1
 	el2-ignores-scr e2h-uses-el1 eff-ignores-enables no-tcr2-check
 	# the update itself
-	neighbour no-fault always-cas plain-store no-restart at-updates at-fails
-	defer-to-leaf update-faults table-af-faults
+	neighbour no-fault always-cas plain-store racy-store no-restart
+	at-updates at-fails at-no-table-af defer-to-leaf update-faults
+	table-af-faults
+	# debug translations (the monitor's gva2gpa and x): stage 1 and 2
+	# tables, the stage 2 leaf of the nested walk, the stage 1 leaf
+	debug-updates debug-s2-leaf debug-leaf
 	# (several at once: a neighbour written on walks without FEAT_HAFT)
 	no-gates,neighbour
 	# TCR2 traps and write masks (10.2's FEAT_TCR2, HAFT bit added here)
 	no-trvm-trap no-hcrx-trap no-scr-trap hcrx-trap-el2 no-res0
 	haft-not-writable reset-nonzero
-	# the properties
+	# the properties, and what tcr2=off takes with it (S2PIE, GCS)
 	haft-prop-ignored tcr2-prop-ignored no-refusal x-ignored x-no-refusal
-	no-readback
+	no-readback tcr2-off-keeps-deps
 	# the board: CPU 1 never starts (the race must not pass vacuously)
 	cpu1-off
-	# leaf AF handling (FEAT_HAFDBS, unchanged)
-	leaf-ignores-ha leaf-never-ha leaf-no-fault
+	# leaf AF handling (FEAT_HAFDBS, unchanged); the walker's writes
+	# without stage 2's write probe; stage 2's DBM update without HD
+	leaf-ignores-ha leaf-never-ha leaf-no-fault no-s2-write-probe
+	s2-hd-ignored
 	# S1PIE's dirty state (qemu/patches 0001; the first is 10.2's bug)
 	pie-load-write pie-load-dirties pie-store-stays-clean pie-no-dirty-fault
-	pie-hd-ignored pie-dirty-faults)
-race_mutants="plain-store no-restart update-faults no-gates cpu1-off"
+	pie-hd-ignored pie-dirty-faults
+	# PIE: the update needs DBM (patch 0002 left out); the stage 1
+	# walker's writes skip S2PIE's dirty state (patch 0001's stage 2
+	# half left out); the dirty-state fault without its ESR syndrome
+	pie-needs-dbm s2pie-ttw-write no-dirty-syndrome)
+race_mutants="plain-store racy-store no-restart update-faults no-gates cpu1-off"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Checks are named by their TAP description, without the failure details.
