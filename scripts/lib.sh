@@ -381,8 +381,8 @@ boots_load() {
 		[ -z "${_BOOT_LINE[$name]:-}" ] || die "$where: row '$name' repeats the row of line ${_BOOT_LINE[$name]%%$'\t'*}"
 		[[ ",$targets," =~ ^(,(test|check|bench|soak|run|x86))+,$ ]] ||
 			die "$where: $name: targets '$targets' is not a comma list of test, check, bench, soak, run, x86"
-		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/(base|fix|idle-base|idle-fix)|(stock|x86):(6\.12|current))$ ]] ||
-			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/base, mainline/fix, mainline/idle-base, mainline/idle-fix, stock:6.12, stock:current, x86:6.12 or x86:current"
+		[[ "$kernel" =~ ^((newest/)?[a-z0-9][a-z0-9+-]*|mainline/[a-z0-9][a-z0-9-]*|(stock|x86):(6\.12|current))$ ]] ||
+			die "$where: $name: kernel '$kernel' is not VARIANT, newest/VARIANT, mainline/NAME (build/kernel-mainline-NAME), stock:6.12, stock:current, x86:6.12 or x86:current"
 		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
 		if [ "$machine" != - ]; then
 			for m in ${machine//+/ }; do

@@ -69,14 +69,14 @@ if [ "$(git -C "$src" rev-parse --path-format=absolute --git-common-dir 2>/dev/n
 	rm -rf "$src" "$stamp"
 	G worktree prune
 	G worktree add -q --no-checkout --detach "$src" base
-	# What 'make headers' and the selftests use (the mm Makefile names
-	# mm/gup_test.h); cone mode adds the top-level files (Makefile). Set
-	# before the first checkout, which then writes only these (a full
-	# one took minutes on a busy host).
-	W sparse-checkout set --cone arch/arm64 include mm scripts tools usr
-	W reset -q --hard base
+	new=1
 fi
+# What 'make headers' and the selftests use (the mm Makefile names
+# mm/gup_test.h); cone mode adds the top-level files (Makefile). Set before
+# a new worktree's first checkout, which then writes only these (a full one
+# took minutes on a busy host).
 W sparse-checkout set --cone arch/arm64 include mm scripts tools usr
+[ -z "${new:-}" ] || W reset -q --hard base
 
 want=$(hash_of "${patches[@]}")
 have='' head=''
