@@ -24,15 +24,6 @@ wrap=$out/bin/qemu-system-aarch64
 printf '#!/bin/sh\nexec "%s" "$@" -nic none\n' "$QEMU" >"$wrap"
 chmod +x "$wrap"
 
-n=0 failed=0
-tap() { # OK DESC
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then echo "ok $n - $2"; else
-		failed=$((failed + 1))
-		echo "not ok $n - $2"
-	fi
-}
-
 say "qemu-suites: system TCG tests (aarch64-softmmu), log $out/tcg.log"
 (cd "$b" && make -k run-tcg-tests-aarch64-softmmu QEMU="$wrap") >"$out/tcg.log" 2>&1 || true
 tests=$(sed -n 's/^  TEST  *\(.*\) on aarch64$/\1/p' "$out/tcg.log")
@@ -40,7 +31,7 @@ tests=$(sed -n 's/^  TEST  *\(.*\) on aarch64$/\1/p' "$out/tcg.log")
 for t in $tests; do
 	rc=0
 	grep -q "\[Makefile:[0-9]*: run-$t\] Error" "$out/tcg.log" && rc=1
-	tap $rc "check-tcg aarch64-softmmu: $t"
+	tap_result $rc "check-tcg aarch64-softmmu: $t"
 done
 sed -n 's/^  SKIPPED *\(.*\) on aarch64 because \(.*\)$/# skipped: \1 (\2)/p' "$out/tcg.log"
 
@@ -49,9 +40,9 @@ ninja -C "$b" tests/qtest/arm-cpu-features >"$out/qtest-build.log" 2>&1 ||
 	die "could not build the arm-cpu-features qtest; see $out/qtest-build.log"
 QTEST_QEMU_BINARY=$wrap "$b/tests/qtest/arm-cpu-features" --tap -k >"$out/qtest.tap" 2>&1 </dev/null || true
 while read -r st name; do
-	tap "$st" "qtest arm-cpu-features: $name"
+	tap_result "$st" "qtest arm-cpu-features: $name"
 done < <(sed -n -e 's/^ok [0-9]* \(.*\)/0 \1/p' -e 's/^not ok [0-9]* \(.*\)/1 \1/p' "$out/qtest.tap")
-grep -q '^1\.\.' "$out/qtest.tap" || tap 1 "qtest arm-cpu-features: ran to its plan (see $out/qtest.tap)"
+grep -q '^1\.\.' "$out/qtest.tap" || tap_result 1 "qtest arm-cpu-features: ran to its plan (see $out/qtest.tap)"
 
-echo "1..$n"
-[ "$failed" = 0 ] || { echo "# $failed of $n failed" >&2; exit 1; }
+tap_plan
+[ "$TAP_FAILED" = 0 ] || { echo "# $TAP_FAILED of $TAP_N failed" >&2; exit 1; }
