@@ -12,7 +12,7 @@
 # Why QEMU: Debian ships no other VMM for arm64 (kvmtool is in neither
 # bookworm nor sid). Usage: kvm-initramfs.sh [VARIANT]
 . "$(dirname "$0")/lib.sh"
-need mmdebstrap "${CROSS}readelf"
+need mmdebstrap readelf
 variant=${1:-kvm}
 image=$BUILD/kernel-$variant/arch/arm64/boot/Image
 main=$BUILD/initramfs.cpio
@@ -20,7 +20,6 @@ tree=$BUILD/linux
 [ -f "$image" ] || die "$image missing: run scripts/kernel-build.sh $variant"
 [ -f "$main" ] || die "$main missing: run scripts/initramfs.sh"
 [ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
-KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}
 
 pkgs=qemu-system-arm
 vmm=$(debian_extract vmm "$pkgs") || exit 1
@@ -35,39 +34,10 @@ fi
 stage=$BUILD/initramfs-kvm
 rm -rf "$stage"
 mkdir -p "$stage/lab/kvm" "$stage/usr/bin"
-# The binary and the closure of its DT_NEEDED libraries, found where the
-# arm64 loader looks (the extracted tree has the usrmerge /lib link).
-libdirs=(lib/aarch64-linux-gnu usr/lib/aarch64-linux-gnu)
-declare -A seen=()
-todo=(usr/bin/qemu-system-aarch64)
+# The binary and the closure of its DT_NEEDED libraries (lib.sh).
 cp -a "$vmm/usr/bin/qemu-system-aarch64" "$stage/usr/bin/"
-while [ ${#todo[@]} -gt 0 ]; do
-	f=${todo[0]}
-	todo=("${todo[@]:1}")
-	for lib in $("${CROSS}readelf" -d "$vmm/$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-		[ -z "${seen[$lib]:-}" ] || continue
-		seen[$lib]=1
-		found=
-		for d in "${libdirs[@]}"; do
-			if [ -e "$vmm/$d/$lib" ]; then
-				found=$d/$lib
-				break
-			fi
-		done
-		[ -n "$found" ] || die "kvm: $lib (needed by $f) is not in $vmm"
-		mkdir -p "$stage/usr/lib/aarch64-linux-gnu"
-		cp -L "$vmm/$found" "$stage/usr/lib/aarch64-linux-gnu/$lib"
-		todo+=("$found")
-	done
-done
+elf_closure "$vmm" "$stage" usr/bin/qemu-system-aarch64
 install -m 644 "$image" "$stage/lab/kvm/Image"
 install -m 644 "$main" "$stage/lab/kvm/initramfs.cpio"
-tools=$BUILD/initramfs-tools
-[ -x "$tools/usr/gen_init_cpio" ] || die "$tools/usr/gen_init_cpio missing: run scripts/initramfs.sh"
-(cd "$tools" && sh "$tree/usr/gen_initramfs.sh" -o "$out.extra" -d "$KBUILD_BUILD_TIMESTAMP" \
-	-u squash -g squash "$stage") || die "usr/gen_initramfs.sh could not pack $stage"
-cat "$main" "$out.extra" >"$out.tmp"
-rm -f "$out.extra"
-mv "$out.tmp" "$out"
-echo "$want" >"$out.hash"
+append_archive "$stage" "$main" "$out" "$want"
 say "kvm: initramfs ready ($(du -h "$out" | cut -f1); Debian $(zcat "$vmm/usr/share/doc/qemu-system-arm/changelog.Debian.gz" | head -1 | cut -d' ' -f1,2))"

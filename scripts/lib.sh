@@ -447,3 +447,64 @@ _debian_extract() {
 	run_logged "$CACHE/guest/mmdebstrap-$2.log" mmdebstrap --variant=extract \
 		--arch="$DEB_ARCH" --include="$3" bookworm "$1"
 }
+
+# elf_closure ROOT STAGE FILE... : copy into STAGE the shared libraries
+# that the ELF files FILE (paths in STAGE) need, and those they need in
+# turn, from the extracted tree ROOT: looked up in the multiarch library
+# directories (DEB_ARCH's) and in the directories given in ELF_DIRS (paths
+# below ROOT and STAGE alike, e.g. a JVM's lib/), as the loader would; a
+# library already in STAGE counts; and each one's loader (PT_INTERP).
+# Stops at the first one it cannot find.
+elf_closure() {
+	local root=$1 stage=$2 f lib d found ma
+	shift 2
+	ma=aarch64-linux-gnu
+	[ "$DEB_ARCH" = arm64 ] || ma=x86_64-linux-gnu
+	local -a todo=("$@") dirs=(lib/$ma usr/lib/$ma ${ELF_DIRS:-})
+	local -A seen=()
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		lib=$(readelf -l "$stage/$f" 2>/dev/null | sed -n 's/.*interpreter: \(.*\)]/\1/p')
+		if [ -n "$lib" ] && [ ! -e "$stage$lib" ]; then
+			[ -e "$root$lib" ] || die "the loader $lib (of $f) is not in $root"
+			mkdir -p "$stage${lib%/*}"
+			cp -L "$root$lib" "$stage$lib"
+		fi
+		for lib in $(readelf -d "$stage/$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			[ -z "${seen[$lib]:-}" ] || continue
+			seen[$lib]=1
+			found=
+			for d in "${dirs[@]}"; do
+				if [ -e "$stage/$d/$lib" ]; then
+					found=$d/$lib
+					break
+				elif [ -e "$root/$d/$lib" ]; then
+					found=usr/lib/$ma/$lib
+					[ "${d#usr/lib/$ma}" = "$d" ] && [ "${d#lib/$ma}" = "$d" ] && found=$d/$lib
+					mkdir -p "$stage/${found%/*}"
+					cp -L "$root/$d/$lib" "$stage/$found"
+					break
+				fi
+			done
+			[ -n "$found" ] || die "$lib (needed by $f) is not in $root"
+			todo+=("$found")
+		done
+	done
+}
+
+# append_archive STAGE MAIN OUT HASH : OUT is the initramfs MAIN followed by
+# a second cpio archive of STAGE (the kernel unpacks them in order), packed
+# as initramfs.sh packs (the tree's usr/gen_initramfs.sh, every file owned
+# by root, one timestamp); OUT.hash holds HASH.
+append_archive() {
+	local stage=$1 main=$2 out=$3 tools=$BUILD/initramfs-tools
+	[ -x "$tools/usr/gen_init_cpio" ] || die "$tools/usr/gen_init_cpio missing: run scripts/initramfs.sh"
+	(cd "$tools" && sh "$BUILD/linux/usr/gen_initramfs.sh" -o "$out.extra" \
+		-d "${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}" -u squash -g squash "$stage") ||
+		die "usr/gen_initramfs.sh could not pack $stage"
+	cat "$main" "$out.extra" >"$out.tmp"
+	rm -f "$out.extra"
+	mv "$out.tmp" "$out"
+	echo "$4" >"$out.hash"
+}
