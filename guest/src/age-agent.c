@@ -7,7 +7,8 @@
  * (all four generations in use), to swap if there is any.
  *
  * Usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS]
- *                  [-e] [-j DIR] CGROUP... | -P PARENT
+ *                  [-e] [-f] [-m MODE] [-x PCT] [-s PCT] [-j DIR]
+ *                  CGROUP... | -P PARENT
  *   -c CAPS    write CAPS to lru_gen/enabled first (default: leave it)
  *   -p PAIR    a label for the output (the pair of phases it belongs to)
  *   -r N       measured rounds (default 3)
@@ -18,6 +19,20 @@
  *   -j DIR     jobs' operation counters: each file in DIR holds one
  *              native-endian 64-bit count, named after its job
  *   -P PARENT  age every child cgroup of PARENT (a directory of cgroupfs)
+ *   -f         age with force_scan=1 (debugfs's documented default), which
+ *              walks every mm and every table, used or not
+ *   -m MODE    age (the default: the rounds above); watch: act on nothing,
+ *              only count the walks the kernel's own reclaim made (a
+ *              memory.max policy); reclaim: a pressure-driven proactive
+ *              reclaimer in the style of senpai: each round, a memcg whose
+ *              PSI "some" stall time grew by less than -x PCT of the
+ *              interval since the last round is asked to reclaim
+ *              through memory.reclaim; the amount starts at -s PCT of its
+ *              memory.current and doubles with each round of low pressure
+ *              in a row (at most 8 times), and falls back after a round of
+ *              high pressure, when nothing is reclaimed
+ *   -x PCT     reclaim's pressure target (default 0.1)
+ *   -s PCT     reclaim's first step (default 0.5)
  * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
  * one group ("svc-001", "svc-002" -> "svc", with n=).
  * Node 0 only: the lab's agent guest has one node. On a NUMA machine the
@@ -34,7 +49,15 @@
  * entries visited and young, PTE tables found in and added to the Bloom
  * filter); mapped_kib anon + file_mapped of memory.stat after the round;
  * evict_cpu_ms the CPU time of the evictions, reclaimed_kib what memory.stat
- * pgsteal says they took; full counts memcgs left without room. The round
+ * pgsteal says they took; full counts memcgs left without room. In watch
+ * and reclaim modes nothing is aged here: walks counts the generations the
+ * kernel made during the round, and visited..added those of its walks:
+ * all of them without CONFIG_LRU_GEN_STATS (lru_gen_full's counters are
+ * sums then), the last one of each memcg with it (the counters are kept
+ * per generation, and only the newest one's is read: uncounted= says how
+ * many walks that left out); cpu_ms is then the CPU
+ * time of the memory.reclaim writes (eviction and the aging it needs). The
+ * round
  * line adds round_cpu_ms and round_ms, everything the round did (reading
  * lru_gen_full twice and memory.stat included).
  * Per phase, one line per job counter of -j:
@@ -71,10 +94,13 @@ struct memcg {
 	bool seen_before, seen_after, aged, full;
 	double ms, cpu_ms, evict_cpu_ms;
 	unsigned long steal0, steal1, mapped_kib;
+	/* reclaim mode: PSI "some" total (us) at the last round, the step */
+	unsigned long long psi_us;
+	unsigned int step_shift;
 };
 
 struct total {
-	unsigned int n, aged, full;
+	unsigned int n, aged, full, walks, uncounted;
 	double ms, cpu_ms, evict_cpu_ms;
 	unsigned long visited, young, found, added, mapped_kib, reclaimed_kib;
 };
@@ -84,6 +110,9 @@ static unsigned int nr_cgs;
 static char job_name[MAX_JOBS][64], job_path[MAX_JOBS][320];
 static unsigned int nr_jobs;
 static unsigned long page_kib;
+static bool force_scan;
+static enum { MODE_AGE, MODE_WATCH, MODE_RECLAIM } mode;
+static double target_pct = 0.1, step_pct = 0.5, interval_ms;
 
 static void die(const char *what)
 {
@@ -284,7 +313,7 @@ static void age_one(struct memcg *m, bool evict)
 		double t0 = clock_ms(CLOCK_MONOTONIC);
 
 		c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
-		if (lru_gen_age(m->id, 0, v->max_seq, SWAPPINESS, false)) {
+		if (lru_gen_age(m->id, 0, v->max_seq, SWAPPINESS, force_scan)) {
 			/* -ERANGE: the eviction could not make room */
 			m->full = true;
 			return;
@@ -293,6 +322,67 @@ static void age_one(struct memcg *m, bool evict)
 		m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
 	}
 	m->aged = true;
+}
+
+/* A number following KEY in the file at @m's PATH/NAME, or @dflt */
+static unsigned long long cg_value(const struct memcg *m, const char *name,
+				   const char *key, unsigned long long dflt)
+{
+	char path[300], buf[512], *p;
+	unsigned long long v = dflt;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", m->path, name);
+	f = fopen(path, "r");
+	if (!f)
+		return dflt;
+	while (fgets(buf, sizeof(buf), f)) {
+		p = key ? strstr(buf, key) : buf;
+		if (p) {
+			v = strtoull(p + (key ? strlen(key) : 0), NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* reclaim mode: one memcg, as a pressure-driven reclaimer would */
+static void reclaim_one(struct memcg *m)
+{
+	unsigned long long psi = cg_value(m, "memory.pressure", "total=", 0);
+	unsigned long long cur = cg_value(m, "memory.current", NULL, 0);
+	unsigned long long stall = psi - m->psi_us, bytes;
+	char path[300], arg[32];
+	double c0, t0;
+	int fd, len;
+
+	m->aged = m->full = false;
+	m->ms = m->cpu_ms = m->evict_cpu_ms = 0;
+	m->psi_us = psi;
+	if (stall * 1e-3 >= interval_ms * target_pct / 100) {
+		m->step_shift = 0;
+		return;
+	}
+	bytes = (unsigned long long)(cur * step_pct / 100) << m->step_shift;
+	if (m->step_shift < 3)
+		m->step_shift++;
+	if (bytes < 4096)
+		return;
+	snprintf(path, sizeof(path), "%s/memory.reclaim", m->path);
+	len = snprintf(arg, sizeof(arg), "%llu", bytes);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("cannot open memory.reclaim");
+	t0 = clock_ms(CLOCK_MONOTONIC);
+	c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	/* -EAGAIN: it reclaimed less than asked, which is an answer too */
+	if (write(fd, arg, len) < 0 && errno != EAGAIN)
+		fprintf(stderr, "age-agent: %s: memory.reclaim: %s\n", m->group,
+			strerror(errno));
+	m->cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+	m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
+	close(fd);
 }
 
 static void add_to(struct total *t, const struct memcg *m)
@@ -306,8 +396,28 @@ static void add_to(struct total *t, const struct memcg *m)
 	t->evict_cpu_ms += m->evict_cpu_ms;
 	t->mapped_kib += m->mapped_kib;
 	t->reclaimed_kib += (m->steal1 - m->steal0) * page_kib;
+	if (mode != MODE_AGE && m->seen_before && m->seen_after &&
+	    m->after.max_seq > m->before.max_seq) {
+		/* the kernel's walks: count the last one */
+		unsigned long w = m->after.max_seq - m->before.max_seq;
+		struct lru_gen_lruvec prev = m->before;
+
+		t->walks += w;
+		/* without CONFIG_LRU_GEN_STATS the counters are sums: all count */
+		if (m->after.counters == LRU_GEN_LAST_WALK)
+			t->uncounted += w - 1;
+		prev.max_seq = m->after.max_seq - 1;
+		if (lru_gen_walk_counts(&prev, &m->after, &c))
+			return;
+		t->visited += c.total;
+		t->young += c.young;
+		t->found += c.found;
+		t->added += c.added;
+		return;
+	}
 	if (!m->aged || !m->seen_after)
 		return;
+	t->walks++;
 	if (lru_gen_walk_counts(&m->before, &m->after, &c)) {
 		fprintf(stderr, "age-agent: %s: %s\n", m->group,
 			lru_gen_error());
@@ -323,10 +433,10 @@ static void add_to(struct total *t, const struct memcg *m)
 static void print_total(const char *head, const char *group,
 			const struct total *t)
 {
-	printf("%s memcg=%s n=%u aged=%u full=%u ms=%.3f cpu_ms=%.3f visited=%lu young=%lu found=%lu added=%lu mapped_kib=%lu evict_cpu_ms=%.3f reclaimed_kib=%lu",
+	printf("%s memcg=%s n=%u aged=%u full=%u ms=%.3f cpu_ms=%.3f visited=%lu young=%lu found=%lu added=%lu mapped_kib=%lu evict_cpu_ms=%.3f reclaimed_kib=%lu walks=%u uncounted=%u",
 	       head, group, t->n, t->aged, t->full, t->ms, t->cpu_ms,
 	       t->visited, t->young, t->found, t->added, t->mapped_kib,
-	       t->evict_cpu_ms, t->reclaimed_kib);
+	       t->evict_cpu_ms, t->reclaimed_kib, t->walks, t->uncounted);
 }
 
 static void round_once(const char *head, bool evict)
@@ -340,7 +450,10 @@ static void round_once(const char *head, bool evict)
 		unsigned long mapped;
 
 		read_stat(&cgs[i], &cgs[i].steal0, &mapped);
-		age_one(&cgs[i], evict);
+		if (mode == MODE_AGE)
+			age_one(&cgs[i], evict);
+		else if (mode == MODE_RECLAIM)
+			reclaim_one(&cgs[i]);
 	}
 	read_all(true);
 	for (unsigned int i = 0; i < nr_cgs; i++)
@@ -372,15 +485,15 @@ static void round_once(const char *head, bool evict)
 }
 
 static const char usage[] =
-	"usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS] [-e] [-j DIR]\n"
-	"                 CGROUP... | -P PARENT\n";
+	"usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS] [-e] [-f]\n"
+	"                 [-m age|watch|reclaim] [-x PCT] [-s PCT] [-j DIR] CGROUP... | -P PARENT\n";
 
 int main(int argc, char **argv)
 {
 	int rounds = 3, settle = 1, pair = 0;
 	unsigned long caps_arg = 0;
 	unsigned int caps;
-	const char *parent = NULL, *jobs = NULL;
+	const char *parent = NULL, *jobs = NULL, *mode_arg = "age";
 	double interval = 1000, next, t_jobs = 0;
 	uint64_t ops0[MAX_JOBS];
 	bool evict = false;
@@ -390,6 +503,8 @@ int main(int argc, char **argv)
 		{ 'r', OPT_INT, &rounds },	{ 'w', OPT_INT, &settle },
 		{ 'i', OPT_DOUBLE, &interval }, { 'e', OPT_FLAG, &evict },
 		{ 'j', OPT_STR, &jobs },	{ 'P', OPT_STR, &parent },
+		{ 'f', OPT_FLAG, &force_scan }, { 'm', OPT_STR, &mode_arg },
+		{ 'x', OPT_DOUBLE, &target_pct }, { 's', OPT_DOUBLE, &step_pct },
 	};
 
 	page_kib = ps > 0 ? (unsigned long)ps / 1024 : 4;
@@ -397,8 +512,15 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (rounds < 1 || settle < 0 || interval <= 0 ||
-	    (!parent && optind >= argc)) {
+	if (!strcmp(mode_arg, "watch"))
+		mode = MODE_WATCH;
+	else if (!strcmp(mode_arg, "reclaim"))
+		mode = MODE_RECLAIM;
+	else if (strcmp(mode_arg, "age"))
+		rounds = 0;
+	interval_ms = interval;
+	if (rounds < 1 || settle < 0 || interval <= 0 || target_pct <= 0 ||
+	    step_pct <= 0 || (!parent && optind >= argc)) {
 		fputs(usage, stderr);
 		return 2;
 	}

@@ -43,6 +43,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "counter.h"
 #include "opts.h"
 
 #define BATCH 4096
@@ -131,25 +132,16 @@ static uint64_t *map_mem(size_t len)
 	return p;
 }
 
-/* The counter file, created under a temporary name and renamed when ready. */
+/* -o: the counter file (counter.h) */
 static void publish(const char *path)
 {
-	char tmp[512];
-	int fd;
+	const char *what;
 
 	if (!path)
 		return;
-	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || ftruncate(fd, sizeof(uint64_t)))
-		fail(tmp);
-	counter = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
-		       MAP_SHARED, fd, 0);
-	if (counter == MAP_FAILED)
-		fail("mmap of the counter");
-	close(fd);
-	if (rename(tmp, path))
-		fail(path);
+	counter = counter_publish(path, &what);
+	if (!counter)
+		fail(what);
 }
 
 static double rate, t_start; /* -r: at most @rate operations a second */
