@@ -123,6 +123,9 @@ def read_logs(paths):
                     d["_part"] = "agent"
                     agent.append(d)
                     continue
+                m = re.search(r"# bench-apps: (\S+), .* rounds of (\d+) ms", line)
+                if m:
+                    APPS_INTERVAL[m.group(1)] = float(m.group(2))
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
                     APP_LINES.append(d)
@@ -496,13 +499,15 @@ def targets_md(ts, out):
                "modelled by the emulator.")
 
 
-def write_summary(path, ts, pts):
+def write_summary(path, ts, pts, apps=()):
     doc = {"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound", "holds",
                                           "verdict")} for t in ts],
            "growth": [{"sweep": w, "x": x, "walk": label,
                        "ms_off": m.get("off", (None, None))[0], "ms_on": m.get("on", (None, None))[0],
                        "visited_off": m.get("off", (None, None))[1], "visited_on": m.get("on", (None, None))[1],
                        "ratio": r[0] if r else None} for w, x, label, m, r in pts]}
+    if apps:
+        doc["apps"] = list(apps)
     with open(path, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
@@ -540,6 +545,8 @@ def write_csv(path, bench, reclaim, guard, agent=()):
 
 AGENT_KEYS = ("tag", "caps", "pair", "round", "settle", "memcg", "job")
 APP_LINES = []
+APPS_STATS = []  # per WORKLOAD/POLICY, for summary.json's "apps"
+APPS_INTERVAL = {}  # the aging interval of each workload, ms (its '# bench-apps:' line)
 # The real applications (guest/tests/bench-apps), each workload's bound as
 # stated before it was measured (the commit that added this table came
 # before the first bench/apps-* boot). "pays": with the working-set
@@ -607,8 +614,6 @@ def apps_section(agent, out):
         pairs = sorted(set(ph.get(OFF, {})) & set(ph.get(ON, {})))
         cpu_pairs = [(ph[OFF][p]["cpu_ms"], ph[ON][p]["cpu_ms"]) for p in pairs]
         r, rs = ratio(cpu_pairs) if pol != "memmax" else (None, "–")
-        ivl = [float(d["round_ms"]) for d in agent if d.get("tag") == tag and d.get("memcg") == "ALL"
-               and d.get("settle") == "0" and "round_ms" in d]
 
         def pr(caps, key):
             return per_round(ph, caps, key)
@@ -620,8 +625,21 @@ def apps_section(agent, out):
               for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))]
         tr, trs = ratio(tp)
         p99 = {c: [float(x["p99_us"]) for x in a.get(c, {}).values() if num(x.get("p99_us"))] for c in (OFF, ON)}
-        intv = med(ivl) or 1000
+        intv = APPS_INTERVAL.get(wl, 1000)
         share = [x / intv for x in pr(OFF, "cpu_ms")]
+        APPS_STATS.append({
+            "tag": tag, "workload": wl, "policy": pol, "bound": kind, "pairs": len(pairs),
+            "cpu_ms_round_off": med(pr(OFF, "cpu_ms")), "cpu_ms_round_on": med(pr(ON, "cpu_ms")),
+            "cpu_ratio": r[0] if r else None, "cpu_share_off": med(share),
+            "ms_per_gib_s_off": med([x / (intv / 1000) for x in per_gibs]),
+            "visited_off": med(pr(OFF, "visited")), "visited_on": med(pr(ON, "visited")),
+            "found_off": med(pr(OFF, "found")), "found_on": med(pr(ON, "found")),
+            "walks_off": med(pr(OFF, "walks")), "walks_on": med(pr(ON, "walks")),
+            "cold_share": med(cold), "reclaimed_kib_round_off": med(pr(OFF, "reclaimed_kib")),
+            "reclaimed_kib_round_on": med(pr(ON, "reclaimed_kib")),
+            "ops_off": med([x for x, _ in tp]), "ops_on": med([y for _, y in tp]),
+            "ops_ratio": tr[0] if tr else None,
+            "p99_us_off": med(p99[OFF]), "p99_us_on": med(p99[ON])})
         out.append(f"| {tag} | {kind} | {spread(pr(OFF, 'cpu_ms'), 2)} / {spread(pr(ON, 'cpu_ms'), 2)} | {rs} | "
                    f"{spread([x / (intv / 1000) for x in per_gibs], 2)} | "
                    f"{spread([100 * x for x in share], 2)}% | "
@@ -669,7 +687,7 @@ def agent_phases(agent, tag):
         s = groups.setdefault(d["memcg"], {}).setdefault(d["caps"], {}).setdefault(p, {"rounds": 0})
         s["rounds"] += 1
         for k in ("cpu_ms", "ms", "visited", "young", "found", "added", "reclaimed_kib",
-                  "mapped_kib", "evict_cpu_ms", "n", "full"):
+                  "mapped_kib", "evict_cpu_ms", "n", "full", "walks"):
             s[k] = s.get(k, 0) + float(d.get(k, 0))
     return groups, jobs
 
@@ -986,12 +1004,25 @@ def main():
     ts = summary_targets(bench, age, rec, grd, ctl, wall)
     targets_md(ts, out)
     ts += agent_summary(agent_section(agent, out))
-    ts += apps_section(agent, out)
+    n0 = len(out)
+    ats = apps_section(agent, out)
+    ts += ats
+    if ats:
+        # the real applications alone too: 'make bench BENCH_PARTS=apps'
+        # publishes these without the rest (scripts/bench.sh)
+        with open(os.path.join(d, "apps.md"), "w") as f:
+            f.write("# Non-leaf PMD young on arm64 (FEAT_HAFT): real applications\n" +
+                    "\n".join(out[n0:]) + "\n")
+        with open(os.path.join(d, "apps-summary.json"), "w") as f:
+            json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
+                                                       "holds", "verdict")} for t in ats],
+                       "apps": APPS_STATS}, f, indent=1)
+            f.write("\n")
     md = os.path.join(d, "bench.md")
     with open(md, "w") as f:
         f.write("\n".join(out) + "\n")
     write_csv(os.path.join(d, "bench.csv"), bench, reclaim, guard, agent)
-    write_summary(os.path.join(d, "summary.json"), ts, pts)
+    write_summary(os.path.join(d, "summary.json"), ts, pts, APPS_STATS)
     png = plot(d, bench, ts) and plot_growth(d, pts)
     print("\n".join(out))
     print(f"\nbench-report: wrote {md}, bench.csv, summary.json" +

@@ -17,21 +17,28 @@
 #  4. cost growth: aging walks of sets of GROWTH_MIB sizes in a 12 GiB
 #     guest, and of 1 GiB with 0..100% of its tables gone cold;
 #  5. the aging agent: 105 memcgs aged every interval while drifting jobs
-#     run, 10 pairs of 0x0003 and 0x0007 phases; and a capped gc heap alone.
+#     run, 10 pairs of 0x0003 and 0x0007 phases; and a capped gc heap alone;
+#  6. real applications (guest/tests/bench-apps, the rows bench/apps-*):
+#     Debian's redis-server, memcached, PostgreSQL with pgbench and OpenJDK
+#     in memcgs, aged by a working-set estimator, a senpai-style reclaimer
+#     and memory.max, 10 pairs each; one of them again on Debian's amd64
+#     kernel (bench/apps-x86-*). APPS (a comma list of the rows' suffixes,
+#     e.g. redis-zipf,pgbench) picks some.
 # Logs in build/results/bench/ (a part that runs replaces its own logs,
 # the others stay), then scripts/bench-report.py writes bench.md,
 # bench.csv, summary.json and the plots there from all of them; they go
 # to results/ with bench.json (date, QEMU, REPS), and results.py renders
 # results/README.md and the cover letter's numbers from them. Variables: REPS (5),
 # RECLAIM_SECS (20), AGE_MIB (1024), GROWTH_MIB (256,...,10240),
-# BENCH_PARTS ("age reclaim guard growth agent"; "report": only the
-# report).
+# BENCH_PARTS ("age reclaim guard growth agent apps"; "report": only the
+# report; "apps" or "apps-report" alone publish only the real applications'
+# section and targets), APPS (all).
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
 mib=${AGE_MIB:-1024}
 growth=${GROWTH_MIB:-256,512,1024,2048,4096,8192,10240}
-parts=${BENCH_PARTS:-age reclaim guard growth agent}
+parts=${BENCH_PARTS:-age reclaim guard growth agent apps}
 [[ "$reps" =~ ^[1-9][0-9]*$ ]] || die "REPS must be a positive integer, not '$reps'"
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] || die "RECLAIM_SECS must be a positive integer, not '$secs'"
 [[ "$mib" =~ ^[1-9][0-9]*$ ]] || die "AGE_MIB must be a positive integer, not '$mib'"
@@ -82,14 +89,41 @@ for p in $parts; do
 		rs=$(part_rows agent) || exit 1
 		for r in $rs; do boot "$r"; done
 		;;
-	report) ;;
-	*) die "unknown bench part '$p' (age, reclaim, guard, growth, agent, report)" ;;
+	apps)
+		rs=$(part_rows apps) || exit 1
+		if [ -n "${APPS:-}" ]; then
+			rs=$(for a in ${APPS//,/ }; do grep -x "bench/apps-$a" <<<"$rs" || die "no row bench/apps-$a"; done) || exit 1
+		fi
+		say "bench: real applications, $(echo ${rs//bench\/apps-/})"
+		for r in $rs; do
+			rm -f "$out/${r#bench/}.log"
+			boot "$r"
+		done
+		;;
+	report | apps-report) ;;
+	*) die "unknown bench part '$p' (age, reclaim, guard, growth, agent, apps, report, apps-report)" ;;
 	esac
 done
 python3 "$TOP/scripts/bench-report.py" "$out" || fail=1
 # The published copy: results/ (scripts/results.py renders
 # results/README.md and the cover letter's numbers from it).
-if [ $fail = 0 ]; then
+if [ $fail = 0 ] && { [ "$parts" = apps ] || [ "$parts" = apps-report ]; }; then
+	# the real applications alone: their section and targets, the rest of
+	# results/ as it was
+	cp "$out/apps.md" "$TOP/results/apps.md"
+	python3 - "$out/apps-summary.json" "$TOP/results/summary.json" <<'PY' || fail=1
+import json, sys
+new = json.load(open(sys.argv[1]))["targets"]
+doc = json.load(open(sys.argv[2]))
+doc["targets"] = [t for t in doc["targets"] if not t["name"].startswith("apps-")] + new
+doc["apps"] = json.load(open(sys.argv[1]))["apps"]
+with open(sys.argv[2], "w") as f:
+    json.dump(doc, f, indent=1)
+    f.write("\n")
+PY
+	python3 "$TOP/scripts/results.py" render || fail=1
+elif [ $fail = 0 ]; then
+	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$TOP/results/apps.md"
 	for f in bench.md bench.csv summary.json "$out"/bench*.png; do
 		cp "$out/${f##*/}" "$TOP/results/"
 	done

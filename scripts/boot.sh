@@ -59,7 +59,7 @@ while getopts b:k:K:c:a:r:t:e:n:iN opt; do
 done
 [ $OPTIND -gt $# ] || die "$usage"
 mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} icount=${ICOUNT:-0} initrd=${INITRD:-$BUILD/initramfs.cpio}
-haft= caps=
+haft= caps= initrd_name=
 if [ -n "$row" ]; then
 	[ -z "$append$run$tmo$expect" ] || die "boot.sh -b $row: the row gives the command line, suites, timeout and expectation (no -a, -r, -t or -e)"
 	boot_row "$row"
@@ -84,7 +84,7 @@ if [ -n "$row" ]; then
 		numa=*) numa_sizes=${m#numa=} ;;
 		virt) virt=1 ;;
 		icount) icount=1 ;;
-		initrd=*) initrd=$BUILD/initramfs-${m#initrd=}.cpio ;;
+		initrd=*) initrd_name=${m#initrd=} initrd=$BUILD/initramfs-${m#initrd=}.cpio ;;
 		esac
 	done
 	name=${name:-$row}
@@ -111,7 +111,9 @@ if [ "${variant#x86:}" != "$variant" ]; then
 	QEMU=${QEMU_X86:-/usr/bin/qemu-system-x86_64}
 	[ -x "$QEMU" ] || die "$QEMU missing: apt-get install qemu-system-x86 (LAB_ARCH=x86 make deps)"
 	[ "$virt" = 0 ] || die "virt (EL2) is for arm64 kernels, not $variant"
+	# the x86 builds: initramfs-x86.cpio, a row's initrd=NAME initramfs-NAME-x86.cpio
 	[ "$initrd" != "$BUILD/initramfs.cpio" ] || initrd=$BUILD/initramfs-x86.cpio
+	[ -z "$initrd_name" ] || initrd=$BUILD/initramfs-$initrd_name-x86.cpio
 	q_haft=- q_tcr2=- q_has=no
 	[ -n "$haft" ] || haft=no caps=0x0007
 else

@@ -75,6 +75,12 @@ row_needs() {
 	esac
 	case "+$ROW_MACHINE+" in
 	*+initrd=kvm+*) echo kvm-initramfs ;;
+	*+initrd=apps+*)
+		case $ROW_KERNEL in
+		x86:*) echo apps-initramfs-x86 ;;
+		*) echo apps-initramfs ;;
+		esac
+		;;
 	*+initrd=*) die "test.sh makes no initramfs for row $1 ($ROW_MACHINE)" ;;
 	esac
 }
@@ -101,6 +107,9 @@ host() {
 	kernel-build-kvm) host_step kernel-build-kvm "$TOP/scripts/kernel-build.sh" kvm ;;
 	kernel-build-p16k) host_step kernel-build-p16k "$TOP/scripts/kernel-build.sh" p16k ;;
 	kvm-initramfs) host_step kvm-initramfs "$TOP/scripts/kvm-initramfs.sh" kvm ;;
+	# Debian's servers for the real-application benchmark (bench-apps).
+	apps-initramfs) host_step apps-initramfs "$TOP/scripts/apps-initramfs.sh" ;;
+	apps-initramfs-x86) host_step apps-initramfs-x86 env LAB_ARCH=x86 "$TOP/scripts/apps-initramfs.sh" ;;
 	tree-newest) host_step tree-newest env BASE=newest BUILD="$BUILD/newest" "$TOP/scripts/kernel-tree.sh" ;;
 	kernel-build-debug) host_step kernel-build-debug env BUILD="$BUILD/newest" "$TOP/scripts/kernel-build.sh" debug+nostats ;;
 	stock-kernel-fetch) host_step stock-kernel-fetch "$TOP/scripts/stock-kernel.sh" ;;
