@@ -105,9 +105,15 @@ def read_logs(paths):
     bench, reclaim, guard, agent = [], [], [], []
     global APP_LINES
     for p in paths:
+        x86 = False
         with open(p, errors="replace") as f:
             for line in f:
                 line = line.rstrip("\r\n")
+                # bench-apps on Debian's amd64 kernel: its tags get "x86-"
+                if re.search(r"LAB: booted \S*(amd64|x86_64)", line):
+                    x86 = True
+                if x86 and "tag=" in line and "bench-apps" not in line:
+                    line = re.sub(r"tag=([a-z0-9-]+/)", r"tag=x86-\1", line)
                 if "BENCH-ERROR" in line:
                     print(f"{p}: {line}", file=sys.stderr)
                 d = fields(line, "BENCH")
@@ -125,7 +131,7 @@ def read_logs(paths):
                     continue
                 m = re.search(r"# bench-apps: (\S+), .* rounds of (\d+) ms", line)
                 if m:
-                    APPS_INTERVAL[m.group(1)] = float(m.group(2))
+                    APPS_INTERVAL[("x86-" if x86 else "") + m.group(1)] = float(m.group(2))
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
                     APP_LINES.append(d)
@@ -609,7 +615,7 @@ def apps_section(agent, out):
         ph = groups.get("ALL")
         if not ph:
             continue
-        kind = APPS_BOUNDS.get(wl, ("neutral", ""))[0] if pol == "wss" else "neutral"
+        kind = APPS_BOUNDS.get(wl.removeprefix("x86-"), ("neutral", ""))[0] if pol == "wss" else "neutral"
         bound = APPS_PAYS if kind == "pays" else APPS_NEUTRAL
         pairs = sorted(set(ph.get(OFF, {})) & set(ph.get(ON, {})))
         cpu_pairs = [(ph[OFF][p]["cpu_ms"], ph[ON][p]["cpu_ms"]) for p in pairs]
