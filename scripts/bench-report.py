@@ -597,14 +597,17 @@ def apps_section(agent, out):
                "(min..max): aging CPU ms per round (for senpai the memory.reclaim writes, eviction "
                "included; for memmax not separable, so blank), its paired ratio on/off, ms per "
                "GiB-second mapped, its share of the one CPU; per walk: leaf entries visited, "
-               "tables found in the Bloom filter; the cold share, 1 - added/found of the 0x0003 "
-               "walks (tables carried in that no longer had a young entry per cache line: what "
-               "0x0007 can skip, the x axis of the growth-cold sweep); the program's operations per "
-               "second (paired ratio) and its p99 latency.")
+               "tables found in the Bloom filter; the thinned share, 1 - added/found of the 0x0003 "
+               "walks (tables carried in whose walk found less than a young entry per cache line, "
+               "so the filter drops them: the churn, of which 0x0007 can skip only the tables with "
+               "no young entry at all); skipped, 1 - found on/found off (the carried tables 0x0007 "
+               "left alone); the program's operations per second (paired ratio) and its p99 "
+               "latency. The aging CPU is the agent thread's CPU time in the aging commands, one "
+               "walk a phase: it scatters far more than the walks' counters, which repeat.")
     out.append("\n| workload/policy | bound | aging CPU ms/round, off / on | on/off, paired | "
                "ms per GiB-s, off | CPU share, off | visited/round, off / on | found/round, off / on | "
-               "cold share | ops/s, off / on | on/off, paired | p99 us, off / on |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
+               "thinned | skipped | ops/s, off / on | on/off, paired | p99 us, off / on |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     ts = []
     apps = {}
     for d in APP_LINES:
@@ -629,10 +632,16 @@ def apps_section(agent, out):
         a = apps.get(tag, {})
         tp = [(float(a[OFF][p]["ops_per_s"]), float(a[ON][p]["ops_per_s"]))
               for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))]
+        if not tp and len(jobs) == 1:
+            # no APP lines (the JVM): the requests its counter published
+            (j,) = jobs.values()
+            tp = [(j[OFF][p], j[ON][p]) for p in sorted(set(j.get(OFF, {})) & set(j.get(ON, {})))]
         tr, trs = ratio(tp)
         p99 = {c: [float(x["p99_us"]) for x in a.get(c, {}).values() if num(x.get("p99_us"))] for c in (OFF, ON)}
         intv = APPS_INTERVAL.get(wl, 1000)
         share = [x / intv for x in pr(OFF, "cpu_ms")]
+        f_off, f_on = med(pr(OFF, "found")), med(pr(ON, "found"))
+        skipped = 1 - f_on / f_off if f_off else None
         APPS_STATS.append({
             "tag": tag, "workload": wl, "policy": pol, "bound": kind, "pairs": len(pairs),
             "cpu_ms_round_off": med(pr(OFF, "cpu_ms")), "cpu_ms_round_on": med(pr(ON, "cpu_ms")),
@@ -641,7 +650,7 @@ def apps_section(agent, out):
             "visited_off": med(pr(OFF, "visited")), "visited_on": med(pr(ON, "visited")),
             "found_off": med(pr(OFF, "found")), "found_on": med(pr(ON, "found")),
             "walks_off": med(pr(OFF, "walks")), "walks_on": med(pr(ON, "walks")),
-            "cold_share": med(cold), "reclaimed_kib_round_off": med(pr(OFF, "reclaimed_kib")),
+            "thinned_share": med(cold), "skipped_share": skipped, "reclaimed_kib_round_off": med(pr(OFF, "reclaimed_kib")),
             "reclaimed_kib_round_on": med(pr(ON, "reclaimed_kib")),
             "ops_off": med([x for x, _ in tp]), "ops_on": med([y for _, y in tp]),
             "ops_ratio": tr[0] if tr else None,
@@ -652,6 +661,7 @@ def apps_section(agent, out):
                    f"{spread(pr(OFF, 'visited'), 0)} / {spread(pr(ON, 'visited'), 0)} | "
                    f"{spread(pr(OFF, 'found'), 0)} / {spread(pr(ON, 'found'), 0)} | "
                    f"{spread([100 * x for x in cold], 1)}% | "
+                   f"{'–' if skipped is None else f'{100 * skipped:.0f}%'} | "
                    f"{spread([x for x, _ in tp], 0)} / {spread([y for _, y in tp], 0)} | {trs} | "
                    f"{spread(p99[OFF], 0)} / {spread(p99[ON], 0)} |")
         if pol != "memmax":
@@ -1019,6 +1029,23 @@ def main():
         with open(os.path.join(d, "apps.md"), "w") as f:
             f.write("# Non-leaf PMD young on arm64 (FEAT_HAFT): real applications\n" +
                     "\n".join(out[n0:]) + "\n")
+        # the samples behind apps.md: the agent's round totals, the jobs'
+        # counters and the programs' own lines
+        with open(os.path.join(d, "apps.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["part", "tag", "memcg", "round", "setting", "pair", "metric", "value"])
+            for x in agent:
+                if "/" not in x.get("tag", "") or x.get("memcg", "ALL") != "ALL":
+                    continue
+                job = x["_part"] == "agent-job"
+                for k, v in x.items():
+                    if k not in AGENT_KEYS and not k.startswith("_") and num(v) is not None:
+                        w.writerow([x["_part"], x["tag"], x["job"] if job else x["memcg"],
+                                    "" if job else x["round"], x["caps"], x["pair"], k, v])
+            for x in APP_LINES:
+                for k, v in x.items():
+                    if k not in ("tag", "caps", "pair") and not k.startswith("_") and num(v) is not None:
+                        w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v])
         with open(os.path.join(d, "apps-summary.json"), "w") as f:
             json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
                                                        "holds", "verdict")} for t in ats],

@@ -110,7 +110,7 @@ python3 "$TOP/scripts/bench-report.py" "$out" || fail=1
 if [ $fail = 0 ] && { [ "$parts" = apps ] || [ "$parts" = apps-report ]; }; then
 	# the real applications alone: their section and targets, the rest of
 	# results/ as it was
-	cp "$out/apps.md" "$TOP/results/apps.md"
+	cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
 	python3 - "$out/apps-summary.json" "$TOP/results/summary.json" <<'PY' || fail=1
 import json, sys
 new = json.load(open(sys.argv[1]))["targets"]
@@ -123,7 +123,7 @@ with open(sys.argv[2], "w") as f:
 PY
 	python3 "$TOP/scripts/results.py" render || fail=1
 elif [ $fail = 0 ]; then
-	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$TOP/results/apps.md"
+	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
 	for f in bench.md bench.csv summary.json "$out"/bench*.png; do
 		cp "$out/${f##*/}" "$TOP/results/"
 	done
