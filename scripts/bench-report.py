@@ -579,6 +579,27 @@ AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
 JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
 
 
+def cold_curve():
+    """The growth-cold sweep's (share of tables gone cold, %, walk time
+    on/off) points, from this run's growth logs or the published
+    results/summary.json: the curve the applications are placed on."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "summary.json")
+    try:
+        with open(path) as f:
+            g = json.load(f).get("growth", [])
+    except (OSError, ValueError):
+        return []
+    return sorted((p["x"], p["ratio"]) for p in g if p["sweep"] == "cold" and p["ratio"] is not None)
+
+
+def on_curve(curve, x):
+    """The curve's walk-time ratio at x % cold (linear between points)."""
+    for (x0, r0), (x1, r1) in zip(curve, curve[1:]):
+        if x0 <= x <= x1:
+            return r0 + (r1 - r0) * (x - x0) / (x1 - x0)
+    return None
+
+
 def apps_section(agent, out):
     """The real applications: per WORKLOAD/POLICY tag, the aging CPU (the
     agent's aging commands, or the memory.reclaim writes), the walks'
@@ -601,13 +622,16 @@ def apps_section(agent, out):
                "walks (tables carried in whose walk found less than a young entry per cache line, "
                "so the filter drops them: the churn, of which 0x0007 can skip only the tables with "
                "no young entry at all); skipped, 1 - found on/found off (the carried tables 0x0007 "
-               "left alone); the program's operations per second (paired ratio) and its p99 "
+               "left alone) and where that puts the run on the growth-cold sweep (the walk-time "
+               "ratio of a 1 GiB set with that share of its tables gone cold: the saving the "
+               "run could expect); the program's operations per second (paired ratio) and its p99 "
                "latency. The aging CPU is the agent thread's CPU time in the aging commands, one "
                "walk a phase: it scatters far more than the walks' counters, which repeat.")
     out.append("\n| workload/policy | bound | aging CPU ms/round, off / on | on/off, paired | "
                "ms per GiB-s, off | CPU share, off | visited/round, off / on | found/round, off / on | "
-               "thinned | skipped | ops/s, off / on | on/off, paired | p99 us, off / on |")
-    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+               "thinned | skipped | sweep at skipped | ops/s, off / on | on/off, paired | p99 us, off / on |")
+    out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    curve = cold_curve()
     ts = []
     apps = {}
     for d in APP_LINES:
@@ -642,6 +666,7 @@ def apps_section(agent, out):
         share = [x / intv for x in pr(OFF, "cpu_ms")]
         f_off, f_on = med(pr(OFF, "found")), med(pr(ON, "found"))
         skipped = 1 - f_on / f_off if f_off else None
+        sweep = on_curve(curve, min(100, max(0, 100 * skipped))) if skipped is not None and curve else None
         APPS_STATS.append({
             "tag": tag, "workload": wl, "policy": pol, "bound": kind, "pairs": len(pairs),
             "cpu_ms_round_off": med(pr(OFF, "cpu_ms")), "cpu_ms_round_on": med(pr(ON, "cpu_ms")),
@@ -650,7 +675,7 @@ def apps_section(agent, out):
             "visited_off": med(pr(OFF, "visited")), "visited_on": med(pr(ON, "visited")),
             "found_off": med(pr(OFF, "found")), "found_on": med(pr(ON, "found")),
             "walks_off": med(pr(OFF, "walks")), "walks_on": med(pr(ON, "walks")),
-            "thinned_share": med(cold), "skipped_share": skipped, "reclaimed_kib_round_off": med(pr(OFF, "reclaimed_kib")),
+            "thinned_share": med(cold), "skipped_share": skipped, "sweep_ratio": sweep, "reclaimed_kib_round_off": med(pr(OFF, "reclaimed_kib")),
             "reclaimed_kib_round_on": med(pr(ON, "reclaimed_kib")),
             "ops_off": med([x for x, _ in tp]), "ops_on": med([y for _, y in tp]),
             "ops_ratio": tr[0] if tr else None,
@@ -662,6 +687,7 @@ def apps_section(agent, out):
                    f"{spread(pr(OFF, 'found'), 0)} / {spread(pr(ON, 'found'), 0)} | "
                    f"{spread([100 * x for x in cold], 1)}% | "
                    f"{'–' if skipped is None else f'{100 * skipped:.0f}%'} | "
+                   f"{'–' if sweep is None else f'{sweep:.2f}'} | "
                    f"{spread([x for x, _ in tp], 0)} / {spread([y for _, y in tp], 0)} | {trs} | "
                    f"{spread(p99[OFF], 0)} / {spread(p99[ON], 0)} |")
         if pol != "memmax":
