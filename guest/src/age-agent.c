@@ -499,12 +499,18 @@ int main(int argc, char **argv)
 	bool evict = false;
 	long ps = sysconf(_SC_PAGESIZE);
 	const struct opt opts[] = {
-		{ 'c', OPT_ULONG, &caps_arg },	{ 'p', OPT_INT, &pair },
-		{ 'r', OPT_INT, &rounds },	{ 'w', OPT_INT, &settle },
-		{ 'i', OPT_DOUBLE, &interval }, { 'e', OPT_FLAG, &evict },
-		{ 'j', OPT_STR, &jobs },	{ 'P', OPT_STR, &parent },
-		{ 'f', OPT_FLAG, &force_scan }, { 'm', OPT_STR, &mode_arg },
-		{ 'x', OPT_DOUBLE, &target_pct }, { 's', OPT_DOUBLE, &step_pct },
+		{ 'c', OPT_ULONG, &caps_arg },
+		{ 'p', OPT_INT, &pair },
+		{ 'r', OPT_INT, &rounds },
+		{ 'w', OPT_INT, &settle },
+		{ 'i', OPT_DOUBLE, &interval },
+		{ 'e', OPT_FLAG, &evict },
+		{ 'j', OPT_STR, &jobs },
+		{ 'P', OPT_STR, &parent },
+		{ 'f', OPT_FLAG, &force_scan },
+		{ 'm', OPT_STR, &mode_arg },
+		{ 'x', OPT_DOUBLE, &target_pct },
+		{ 's', OPT_DOUBLE, &step_pct },
 	};
 
 	page_kib = ps > 0 ? (unsigned long)ps / 1024 : 4;

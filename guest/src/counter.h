@@ -34,8 +34,8 @@ static inline volatile uint64_t *counter_publish(const char *path,
 		return NULL;
 	}
 	*what = "mapping the counter";
-	c = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, 0);
+	c = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 0);
 	close(fd);
 	if (c == MAP_FAILED)
 		return NULL;
