@@ -132,18 +132,6 @@ static uint64_t *map_mem(size_t len)
 	return p;
 }
 
-/* -o: the counter file (counter.h) */
-static void publish(const char *path)
-{
-	const char *what;
-
-	if (!path)
-		return;
-	counter = counter_publish(path, &what);
-	if (!counter)
-		fail(what);
-}
-
 static double rate, t_start; /* -r: at most @rate operations a second */
 
 static inline void count(uint64_t n)
@@ -309,7 +297,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mem = map_mem(len);
-	publish(out);
+	if (out)
+		counter = counter_publish(out);
 	t_start = now_s();
 	if (!strcmp(mode, "kv"))
 		run_kv(mem, len, vbytes, zipf, drift);

@@ -7,42 +7,43 @@
 #ifndef LAB_COUNTER_H
 #define LAB_COUNTER_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 /*
- * The counter at PATH, or NULL with errno set and *what naming the step
- * that failed.
+ * The counter at PATH. A program without its counter cannot be measured, so
+ * a failure ends it: the step and the error on stderr, exit status 1.
  */
-static inline volatile uint64_t *counter_publish(const char *path,
-						 const char **what)
+static inline volatile uint64_t *counter_publish(const char *path)
 {
-	volatile uint64_t *c;
+	const char *what = "creating";
+	volatile uint64_t *c = MAP_FAILED;
 	char tmp[512];
 	int fd;
 
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
-	*what = "creating the counter file";
 	fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		return NULL;
-	if (ftruncate(fd, sizeof(uint64_t))) {
-		close(fd);
-		return NULL;
+	if (fd >= 0 && !ftruncate(fd, sizeof(uint64_t))) {
+		what = "mapping";
+		c = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE,
+			 MAP_SHARED, fd, 0);
 	}
-	*what = "mapping the counter";
-	c = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		 0);
-	close(fd);
-	if (c == MAP_FAILED)
-		return NULL;
-	*what = "renaming the counter file";
-	if (rename(tmp, path))
-		return NULL;
-	return c;
+	if (fd >= 0)
+		close(fd);
+	if (c != MAP_FAILED) {
+		what = "renaming";
+		if (!rename(tmp, path))
+			return c;
+	}
+	fprintf(stderr, "%s: %s the counter file: %s\n", path, what,
+		strerror(errno));
+	exit(1);
 }
 
 #endif

@@ -691,18 +691,6 @@ static int dial(uint64_t deadline)
 	}
 }
 
-/* -o: the counter file (counter.h) */
-static void publish(const char *path)
-{
-	const char *what;
-
-	if (!path)
-		return;
-	counter = counter_publish(path, &what);
-	if (!counter)
-		die("%s: %s: %s", path, what, strerror(errno));
-}
-
 static const char usage[] =
 	"usage: kvload -P redis|memcache [-s IPV4:PORT|/UNIX_SOCKET] [-c CLIENTS] [-k KEYS]\n"
 	"              [-v BYTES] [-L] [-d zipf:S|uniform|recent:W] [-w SET_PCT]\n"
@@ -820,7 +808,8 @@ int main(int argc, char **argv)
 			printf("KVLOAD loaded keys=%" PRIu64 "\n", nkeys);
 	}
 	if (!stop) {
-		publish(out);
+		if (out)
+			counter = counter_publish(out);
 		t_run = t_last = now_ns();
 		if (t_end)
 			t_end += t_run;
