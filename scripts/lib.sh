@@ -493,18 +493,15 @@ elf_closure() {
 	done
 }
 
-# append_archive STAGE MAIN OUT HASH : OUT is the initramfs MAIN followed by
-# a second cpio archive of STAGE (the kernel unpacks them in order), packed
-# as initramfs.sh packs (the tree's usr/gen_initramfs.sh, every file owned
-# by root, one timestamp); OUT.hash holds HASH.
-append_archive() {
-	local stage=$1 main=$2 out=$3 tools=$BUILD/initramfs-tools
+# pack_archive STAGE FILE : a cpio archive of STAGE in FILE, packed as
+# initramfs.sh packs (the tree's usr/gen_initramfs.sh, every file owned by
+# root, one timestamp). Appended to the lab's initramfs it adds STAGE (the
+# kernel unpacks concatenated archives in order).
+pack_archive() {
+	local tools=$BUILD/initramfs-tools
 	[ -x "$tools/usr/gen_init_cpio" ] || die "$tools/usr/gen_init_cpio missing: run scripts/initramfs.sh"
-	(cd "$tools" && sh "$BUILD/linux/usr/gen_initramfs.sh" -o "$out.extra" \
-		-d "${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}" -u squash -g squash "$stage") ||
-		die "usr/gen_initramfs.sh could not pack $stage"
-	cat "$main" "$out.extra" >"$out.tmp"
-	rm -f "$out.extra"
-	mv "$out.tmp" "$out"
-	echo "$4" >"$out.hash"
+	(cd "$tools" && sh "$BUILD/linux/usr/gen_initramfs.sh" -o "$2.tmp" \
+		-d "${KBUILD_BUILD_TIMESTAMP:-2026-01-01 00:00:00 UTC}" -u squash -g squash "$1") ||
+		die "usr/gen_initramfs.sh could not pack $1"
+	mv "$2.tmp" "$2"
 }
