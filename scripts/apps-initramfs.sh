@@ -20,11 +20,14 @@ sfx=
 [ "$LAB_ARCH" = arm64 ] || sfx=-$LAB_ARCH
 main=$BUILD/initramfs$sfx.cpio
 tree=$BUILD/linux
-[ -f "$main" ] || die "$main missing: run scripts/initramfs.sh${sfx:+ with LAB_ARCH=$LAB_ARCH}"
-[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
 
 pkgs=redis-server,memcached,postgresql-15,openjdk-17-jre-headless,tzdata
 root=$(debian_extract apps "$pkgs") || exit 1
+# --fetch: only the packages, into the cache (make test fetches them while
+# the kernels build).
+[ "${1:-}" != --fetch ] || exit 0
+[ -f "$main" ] || die "$main missing: run scripts/initramfs.sh${sfx:+ with LAB_ARCH=$LAB_ARCH}"
+[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
 
 out=$BUILD/initramfs-apps$sfx.cpio
 # The servers' archive is kept (OUT.extra) and made again only when what

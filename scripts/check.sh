@@ -281,10 +281,10 @@ for c in $checks; do
 		;;
 	kvm)
 		kinit=$BUILD/initramfs-kvm.cpio
-		if [ -f "$BUILD/kernel-kvm/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
+		if [ -f "$BUILD/kernel-default/arch/arm64/boot/Image" ] && [ -f "$kinit" ] && [ -x "$QEMU" ]; then
 			boot_result check-kvm-long "kvm: the inner guest passes the kselftest with 1 GiB, the host's aging of its memory over five alternations"
 		else
-			result 1 "kvm: no KVM kernel, its initramfs or QEMU (scripts/kernel-build.sh kvm, then scripts/kvm-initramfs.sh)"
+			result 1 "kvm: no kernel (a KVM host), its initramfs or QEMU (scripts/kernel-build.sh, then scripts/kvm-initramfs.sh)"
 			continue
 		fi
 		git -C "$wt" checkout -q --detach "$head"
@@ -296,9 +296,9 @@ for c in $checks; do
 			result 1 "kvm lie: expected two '!mm_has_notifiers(args->mm)' tests in walk_pmd_range*() of $v, changed $n"
 			continue
 		fi
-		[ -d "$BUILD/kernel-kvm-lie" ] || cp -a "$BUILD/kernel-kvm" "$BUILD/kernel-kvm-lie"
+		[ -d "$BUILD/kernel-kvm-lie" ] || cp -a "$BUILD/kernel-default" "$BUILD/kernel-kvm-lie"
 		KTREE=$wt KOUT=$BUILD/kernel-kvm-lie build "$BUILD/check-kvm-lie.log" \
-			"kvm lie: a KVM host kernel that uses table Access flags for mms with MMU notifiers builds" kvm
+			"kvm lie: a KVM host kernel that uses table Access flags for mms with MMU notifiers builds" default
 		git -C "$wt" checkout -q -- .
 		rc=0
 		boot_row check-kvm-lie-boot || rc=$?

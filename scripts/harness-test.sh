@@ -216,6 +216,70 @@ rm -rf "$RES" && mkdir -p "$RES"
 expect pass "summary: the report of a clean run is a valid nested KTAP stream" . \
 	python3 "$TOP/scripts/verdict.py" host report "$RES/report.ktap" 0 --tap
 
+# --- the scheduler (run_plan) ---------------------------------------------
+# sched SLOTS PLAN... : a crafted plan run by run_plan. Each item is
+# NAME[:NEEDS[:CRITICAL]] (NEEDS a '+' list); item NAME runs the shell
+# code in $work/item-NAME (default: true) as a host step; then the summary.
+sched() {
+	local slots=$1 it name rest
+	shift
+	RES=$work/run
+	STOPPED=
+	rm -rf "$RES"
+	mkdir -p "$RES"
+	(
+		seq=() 
+		declare -A is_row=() needs=() after=() critical=()
+		for it; do
+			name=${it%%:*} rest=${it#"$name"}
+			seq+=("$name")
+			rest=${rest#:}
+			needs[$name]=${rest%%:*}
+			needs[$name]=${needs[$name]//+/ }
+			[ "${rest#*:}" = "$rest" ] || critical[$name]="$name is critical"
+		done
+		weight() { echo 1; }
+		is_net() { return 1; }
+		run_item() { host_step "$1" bash -c "$(cat "$work/item-$1" 2>/dev/null || echo true)"; }
+		LAB_SLOTS=$slots
+		plan "${seq[@]}"
+		run_plan
+		summary
+	) >"$work/sched.out" 2>&1
+	local rc=$?
+	cat "$work/sched.out"
+	return $rc
+}
+# together A B : A waits (up to 5 s) for B to have started: they ran
+# side by side
+together() {
+	printf 'touch %s/%s.up; for i in $(seq 50); do [ -e %s/%s.up ] && exit 0; sleep 0.1; done; exit 1\n' \
+		"$work" "$1" "$work" "$2" >"$work/item-$1"
+	printf 'touch %s/%s.up; for i in $(seq 50); do [ -e %s/%s.up ] && exit 0; sleep 0.1; done; exit 1\n' \
+		"$work" "$2" "$work" "$1" >"$work/item-$2"
+}
+rm -f "$work"/item-* "$work"/*.up
+expect pass "scheduler: independent steps and their needs all run" . sched 2 a b:a c:a+b d
+echo 'exit 1' >"$work/item-a"
+expect fail "scheduler: a step whose need failed never starts" 'b: planned but never judged' sched 2 a b:a c
+expect fail "scheduler: a critical step that fails stops what has not started" 'c: planned but never judged' \
+	sched 1 a::critical c
+rm -f "$work"/item-*
+together x y
+expect pass "scheduler: two steps run side by side when two slots are free" . sched 2 x y
+rm -f "$work"/*.up
+expect fail "scheduler: ... and one after the other with one slot" 'x: FAIL' sched 1 x y
+rm -f "$work"/*.up
+expect fail "scheduler: ... and one after the other when one needs the other" 'x: FAIL' sched 2 x y:x
+rm -f "$work"/item-* "$work"/*.up
+# The times file records every item that ran, one line each.
+times_ok() {
+	sched 2 a b:a c >/dev/null
+	awk 'NF == 5 && $3 >= $2 { n++ } END { exit n == 3 ? 0 : 1 }' "$work/run/times" &&
+		awk '$1 == "a" { ea = $3 } $1 == "b" { sb = $2 } END { exit sb >= ea ? 0 : 1 }' "$work/run/times"
+}
+expect pass "scheduler: every item's start and end are recorded, a need ends before its user starts" . times_ok
+
 # --- the table of boots ----------------------------------------------------
 # rows TABLE_BODY ARGS... : boot.sh -N (no boot) on a crafted table
 rows() {

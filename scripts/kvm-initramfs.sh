@@ -5,24 +5,30 @@
 #   - Debian's arm64 QEMU (qemu-system-arm, bookworm: qemu-system-aarch64
 #     and the shared libraries it needs, nothing else of the package's
 #     185 MB), the VMM of the inner guest (guest/tests/kvm);
-#   - /lab/kvm/Image, the inner guest's kernel (the KVM variant's Image by
-#     default: the host's own kernel, which has everything a guest needs);
+#   - /lab/kvm/Image, the inner guest's kernel (by default the lab's
+#     default Image, the host's own kernel: a KVM host that has everything
+#     a guest needs);
 #   - /lab/kvm/initramfs.cpio, the inner guest's initramfs: the lab's own,
 #     unchanged, so the inner guest runs the same suites the same way.
 # Why QEMU: Debian ships no other VMM for arm64 (kvmtool is in neither
-# bookworm nor sid). Usage: kvm-initramfs.sh [VARIANT]
+# bookworm nor sid). Usage: kvm-initramfs.sh [--fetch] [VARIANT]
 . "$(dirname "$0")/lib.sh"
 need mmdebstrap readelf
-variant=${1:-kvm}
+fetch=0
+[ "${1:-}" != --fetch ] || { fetch=1; shift; }
+variant=${1:-default}
 image=$BUILD/kernel-$variant/arch/arm64/boot/Image
 main=$BUILD/initramfs.cpio
 tree=$BUILD/linux
-[ -f "$image" ] || die "$image missing: run scripts/kernel-build.sh $variant"
-[ -f "$main" ] || die "$main missing: run scripts/initramfs.sh"
-[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
 
 pkgs=qemu-system-arm
 vmm=$(debian_extract vmm "$pkgs") || exit 1
+# --fetch: only the packages, into the cache (make test fetches them while
+# the kernels build).
+[ $fetch = 0 ] || exit 0
+[ -f "$image" ] || die "$image missing: run scripts/kernel-build.sh $variant"
+[ -f "$main" ] || die "$main missing: run scripts/initramfs.sh"
+[ -f "$tree/usr/gen_initramfs.sh" ] || die "$tree missing: run 'make tree'"
 
 out=$BUILD/initramfs-kvm.cpio
 want=$( (echo "$vmm"; sha256sum "$0" "$image" "$main") | sha256sum | cut -c1-16)

@@ -444,6 +444,18 @@ def reviewer_answer(bmeta, sm):
     return para(" ".join(s))
 
 
+def caches_note(test):
+    """' (cold caches)' or ' (warm caches)': the kind of the run in
+    results/timing.json made at test.json's commit, if one was."""
+    path = os.path.join(RESULTS, "timing.json")
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        pub = json.load(f)
+    kinds = [k for k, r in sorted(pub.items()) if r and r.get("commit") == test["run"]["commit"]]
+    return f" ({kinds[0]} caches)" if len(kinds) == 1 else ""
+
+
 def results_readme(test, bmeta, age, rec, grd):
     run = test["run"]
     L = ["# Results", "",
@@ -454,10 +466,11 @@ def results_readme(test, bmeta, age, rec, grd):
          "## The last `make test`", "",
          f"{run['date']}, commit `{run['commit']}`, QEMU {run['qemu']} with `qemu/patches`: "
          f"**{run['passed']} passed, {run['failed']} failed, {run['skipped']} skipped** "
-         f"in {run['minutes']} minutes (warm caches). Counted are the innermost results "
+         f"in {run['minutes']} minutes{caches_note(test)}. Counted are the innermost results "
          "(a kselftest case inside `run_vmtests.sh` inside a suite counts once).", ""]
     if test["not_judged"]:
         L += ["Planned but never judged: " + ", ".join(test["not_judged"]) + ".", ""]
+    L += timing_section()
     L += ["| step or boot | passed | failed | skipped | kernel | HAFT detected | kselftest (7 cases) |",
           "|---|---|---|---|---|---|---|"]
     for name, p, f, s in test["items"]:
@@ -504,6 +517,54 @@ def results_readme(test, bmeta, age, rec, grd):
     return "\n".join(L)
 
 
+def publish_timing(resdir):
+    """results/timing.json keeps the step times of the last published cold
+    run and of the last published warm one (scripts/timing.py): a run
+    replaces the entry of its own kind and leaves the other."""
+    path = os.path.join(resdir, "timing.json")
+    if not os.path.exists(path):
+        sys.exit(f"results: {path} missing (scripts/timing.py report writes it at the end of make test)")
+    with open(path) as f:
+        run = json.load(f)
+    out = os.path.join(RESULTS, "timing.json")
+    pub = {}
+    if os.path.exists(out):
+        with open(out) as f:
+            pub = json.load(f)
+    pub["cold" if run["cold"] else "warm"] = run
+    with open(out, "w") as f:
+        json.dump(pub, f, indent=1, sort_keys=True)
+        f.write("\n")
+
+
+def timing_section():
+    path = os.path.join(RESULTS, "timing.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        pub = json.load(f)
+    L = ["## How long `make test` takes", "",
+         "From `results/timing.json` (`scripts/timing.py`): the wall time of the last published run "
+         "with empty caches (cold: nothing in `CACHE`, as on CI's fresh machine) and with warm ones, "
+         "and the longest steps of each. `make test` prints this table for its own run and warns "
+         "when its estimate of a cold run passes 45 minutes.", "",
+         "| run | date | commit | wall | steps summed | slots, CPUs | longest steps |",
+         "|---|---|---|---|---|---|---|"]
+    for kind in ("cold", "warm"):
+        r = pub.get(kind)
+        if not r:
+            L.append(f"| {kind} | none published | | | | | |")
+            continue
+        st = r["steps"]
+        busy = sum(v[1] for v in st.values())
+        top = sorted(st.items(), key=lambda kv: -kv[1][1])[:6]
+        longest = ", ".join(f"`{k}` {v[1] // 60}:{v[1] % 60:02d}" for k, v in top)
+        L.append(f"| {kind} | {r.get('date', '')} | `{r.get('commit', '')}` | "
+                 f"{r['wall_s'] // 60}:{r['wall_s'] % 60:02d} | {busy // 60}:{busy % 60:02d} | "
+                 f"{r.get('slots', '')}, {r.get('cpus', '')} | {longest} |")
+    return L + [""]
+
+
 def render(check):
     test, bmeta, age, rec, grd = load()
     want_readme = results_readme(test, bmeta, age, rec, grd)
@@ -543,6 +604,7 @@ def main(argv):
         with open(os.path.join(RESULTS, "test.json"), "w") as f:
             json.dump(facts, f, indent=1)
             f.write("\n")
+        publish_timing(argv[1])
         return render(False)
     if argv in (["render"], ["render", "--check"]):
         return render(len(argv) == 2)

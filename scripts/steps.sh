@@ -73,3 +73,102 @@ summary() {
 	[ -z "$STOPPED" ] || echo "--- the run stopped early: $STOPPED"
 	python3 "$VERDICT" summary "$RES"
 }
+
+# run_plan : run every item of the plan, side by side where it can. The
+# caller (scripts/test.sh) sets
+#   seq          the items in plan order (host steps and rows)
+#   is_row[X]    1 for a row (a boot), empty for a host step
+#   needs[X]     what must have passed before X starts (its inputs)
+#   after[X]     what must have ended, passed or not, before X starts
+#   critical[X]  why the run stops when X fails (empty: it goes on)
+# and defines run_item X (runs X, returns its verdict), weight X (the
+# CPUs X keeps busy) and is_net X (X downloads: one such at a time).
+# An item starts when its needs have passed, its afters have ended and
+# its weight fits in LAB_SLOTS (an item alone always fits). Host steps are
+# looked at first, in plan order; while one is ready but does not fit, no
+# row starts, or boots (one slot each) would keep a build from ever
+# starting. An item one of whose needs failed never starts: it stays
+# never judged, a failure in the summary. A critical item that fails
+# stops the run: nothing more starts, what runs finishes. Each item's
+# start and end go to $RES/times ('NAME START END STATUS WEIGHT', seconds
+# since the epoch), which scripts/timing.py reports.
+run_plan() {
+	local -A state=() pid_item=()
+	local used=0 net=0 nrun=0 ndone=0 total=${#seq[@]} t_start s w pid rc t0 t1
+	LAB_SLOTS=${LAB_SLOTS:-$(($(nproc) + 1))}
+	[[ "$LAB_SLOTS" =~ ^[1-9][0-9]*$ ]] || die "LAB_SLOTS must be a positive number, not '$LAB_SLOTS'"
+	t_start=$(date +%s)
+	: >"$RES/times"
+	while :; do
+		_pick
+		[ $nrun -gt 0 ] || break
+		pid='' rc=0
+		wait -n -p pid || rc=$?
+		s=${pid_item[$pid]:-}
+		[ -n "$s" ] || continue
+		unset "pid_item[$pid]"
+		t1=$(date +%s)
+		read -r _ t0 <"$RES/.start-${s//\//_}"
+		rm -f "$RES/.start-${s//\//_}"
+		w=$(weight "$s")
+		used=$((used - w)) nrun=$((nrun - 1)) ndone=$((ndone + 1))
+		! is_net "$s" || net=0
+		if [ $rc = 0 ]; then state[$s]=pass; else state[$s]=fail; fi
+		printf '%s %s %s %s %s\n' "$s" "$t0" "$t1" "${state[$s]}" "$w" >>"$RES/times"
+		say "test: $s: ${state[$s]} in $(_mmss $((t1 - t0))) [$ndone of $total ended, $(_mmss $((t1 - t_start))) since the start, $nrun running]"
+		[ $rc = 0 ] || [ -z "${critical[$s]:-}" ] || stop "${critical[$s]}"
+	done
+}
+_mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+# _ready X : X can start (0), must wait (1), or can never start (2)
+_ready() {
+	local x
+	for x in ${needs[$1]:-}; do
+		case ${state[$x]:-} in
+		pass) ;;
+		fail | never) return 2 ;;
+		*) return 1 ;;
+		esac
+	done
+	for x in ${after[$1]:-}; do
+		case ${state[$x]:-} in pass | fail | never) ;; *) return 1 ;; esac
+	done
+	return 0
+}
+_start() {
+	local s=$1 w
+	w=$(weight "$s")
+	state[$s]=run
+	used=$((used + w)) nrun=$((nrun + 1))
+	! is_net "$s" || net=1
+	printf '%s %s\n' "$s" "$(date +%s)" >"$RES/.start-${s//\//_}"
+	run_item "$s" &
+	pid_item[$!]=$s
+}
+# _pick : start every item that can start now
+_pick() {
+	local s w r blocked=0 rows
+	for rows in '' 1; do
+		[ -z "$rows" ] || [ $blocked = 0 ] || return 0
+		for s in "${seq[@]}"; do
+			[ "${is_row[$s]:-}" = "$rows" ] && [ -z "${state[$s]:-}" ] || continue
+			[ -z "$STOPPED" ] || return 0
+			r=0
+			_ready "$s" || r=$?
+			if [ $r = 2 ]; then
+				state[$s]=never ndone=$((ndone + 1))
+				continue
+			fi
+			[ $r = 0 ] || continue
+			w=$(weight "$s")
+			if is_net "$s" && [ $net = 1 ]; then
+				continue
+			fi
+			if [ $((used + w)) -gt "$LAB_SLOTS" ] && [ $used -gt 0 ]; then
+				blocked=1
+				continue
+			fi
+			_start "$s"
+		done
+	done
+}

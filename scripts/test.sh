@@ -6,6 +6,12 @@
 # the rest depends on stops the run; whatever did not run is a failure in
 # the summary. Ends with 'N passed, N failed'; exits non-zero on any
 # failure. build/results/report.ktap holds the whole run as nested KTAP.
+# Steps and boots run side by side as their inputs allow and the CPUs
+# take them (run_plan in scripts/steps.sh; LAB_SLOTS): boots on the
+# default kernel while the next kernel builds, downloads beside builds.
+# Each item's start and end are in build/results/times, and
+# scripts/timing.py prints them at the end, with an estimate of a cold
+# run that warns past 45 minutes (CI has 90).
 # 'test.sh x86' ('make x86') does the same for the rows whose targets
 # include x86, after deps and tree only, with its results in
 # build/results/x86 (the rows are named x86/NAME), apart from make test's.
@@ -17,11 +23,12 @@ case $target in test) ;; x86) RES=${RES:-$BUILD/results/x86} ;; *) die "usage: t
 # summary decides.
 set +e
 
-# The run: the host steps below, and the rows of the table of boots
+# The plan: the host steps below, and the rows of the table of boots
 # ($TOP/boots) whose targets include test, in the table's order. Before a
 # row come the host steps that make its kernel and initramfs (row_needs);
 # after the last row whose log it reads comes a host step that reads logs
-# (late). The plan is that whole sequence, made up front.
+# (late). The plan is that whole sequence, made up front; it is the order
+# of the report, and the order in which ready items are started.
 # The kselftest's mainline form is built before the initramfs, which
 # carries it (build/guest-extra/kselftest-mainline) for every row: from
 # Debian's newest kernel source (scripts/mainline-tree.sh, a git tree in
@@ -48,9 +55,6 @@ row_needs() {
 	boot_row "$1"
 	case $ROW_KERNEL in
 	default) ;;
-	# A KVM host (configs/kvm.config, booted at EL2 with VHE) and its
-	# initramfs with Debian's arm64 QEMU for the inner guest.
-	kvm) echo kernel-build-kvm ;;
 	# The debug kernel (configs/debug.config: DEBUG_VM, PAGE_TABLE_CHECK,
 	# lockdep, KASAN, ...) with LRU_GEN_STATS off as distributions build
 	# it, on the newest linux-source-6.12 Debian ships (BASE=newest, a
@@ -74,11 +78,11 @@ row_needs() {
 	*,lru-mainline,*) echo mainline-tree mainline-selftest-build ;;
 	esac
 	case "+$ROW_MACHINE+" in
-	*+initrd=kvm+*) echo kvm-initramfs ;;
+	*+initrd=kvm+*) echo kvm-fetch kvm-initramfs ;;
 	*+initrd=apps+*)
 		case $ROW_KERNEL in
 		x86:*) echo apps-initramfs-x86 ;;
-		*) echo apps-initramfs ;;
+		*) echo apps-fetch apps-initramfs ;;
 		esac
 		;;
 	*+initrd=*) die "test.sh makes no initramfs for row $1 ($ROW_MACHINE)" ;;
@@ -88,26 +92,31 @@ row_needs() {
 host() {
 	case $1 in
 	# The judge itself first: each crafted failure must be caught (seconds).
-	harness-test) host_tap harness-test "$TOP/scripts/harness-test.sh" || stop "the harness does not judge failures as failures" ;;
-	deps) host_step deps "$TOP/scripts/deps.sh" || stop "dependencies could not be installed" ;;
-	tree) host_step tree "$TOP/scripts/kernel-tree.sh" || stop "the kernel tree could not be made, or the series does not apply" ;;
+	harness-test) host_tap harness-test "$TOP/scripts/harness-test.sh" ;;
+	deps) host_step deps "$TOP/scripts/deps.sh" ;;
+	tree) host_step tree "$TOP/scripts/kernel-tree.sh" ;;
 	series-sync) host_tap series-sync "$TOP/scripts/check-sync.sh" ;;
 	checkpatch) host_tap checkpatch "$TOP/scripts/checkpatch.sh" ;;
-	kernel-build) host_step kernel-build "$TOP/scripts/kernel-build.sh" default || stop "the kernel does not build" ;;
-	qemu-build) host_step qemu-build "$TOP/scripts/qemu-build.sh" || stop "QEMU does not build" ;;
+	kernel-build) host_step kernel-build "$TOP/scripts/kernel-build.sh" default ;;
+	qemu-build) host_step qemu-build "$TOP/scripts/qemu-build.sh" ;;
 	# The emulator's FEAT_TCR2/FEAT_HAFT, bare metal, on max, haft=off,
 	# tcr2=off and the test-only x-haft-without-tcr2=on.
 	qemu-tests) host_tap qemu-tests "$TOP/qemu/run-tests.sh" ;;
 	# The series' kselftest and the mm subset, with the kernel's runner.
-	kselftest-build) host_step kselftest-build "$TOP/scripts/kselftest-build.sh" || stop "the kselftests do not build" ;;
+	kselftest-build) host_step kselftest-build "$TOP/scripts/kselftest-build.sh" ;;
 	mainline-tree) host_step mainline-tree "$TOP/scripts/mainline-tree.sh" ;;
 	mainline-selftest-build) host_step mainline-selftest-build "$TOP/scripts/mainline-selftest-build.sh" \
 		"$BUILD/mainline/linux" "$BUILD/guest-extra/kselftest-mainline" ;;
-	initramfs) host_step initramfs "$TOP/scripts/initramfs.sh" || stop "the initramfs could not be built" ;;
-	kernel-build-kvm) host_step kernel-build-kvm "$TOP/scripts/kernel-build.sh" kvm ;;
+	initramfs) host_step initramfs "$TOP/scripts/initramfs.sh" ;;
 	kernel-build-p16k) host_step kernel-build-p16k "$TOP/scripts/kernel-build.sh" p16k ;;
-	kvm-initramfs) host_step kvm-initramfs "$TOP/scripts/kvm-initramfs.sh" kvm ;;
+	# The KVM host rows' initramfs: Debian's arm64 QEMU for the inner
+	# guest, whose kernel is the default one (a KVM host too).
+	kvm-initramfs) host_step kvm-initramfs "$TOP/scripts/kvm-initramfs.sh" default ;;
 	# Debian's servers for the real-application benchmark (bench-apps).
+	# Their packages (and the KVM rows' QEMU) are fetched early, beside the
+	# builds; the initramfs step then only packs them.
+	apps-fetch) host_step apps-fetch "$TOP/scripts/apps-initramfs.sh" --fetch ;;
+	kvm-fetch) host_step kvm-fetch "$TOP/scripts/kvm-initramfs.sh" --fetch ;;
 	apps-initramfs) host_step apps-initramfs "$TOP/scripts/apps-initramfs.sh" ;;
 	apps-initramfs-x86) host_step apps-initramfs-x86 env LAB_ARCH=x86 "$TOP/scripts/apps-initramfs.sh" ;;
 	tree-newest) host_step tree-newest env BASE=newest BUILD="$BUILD/newest" "$TOP/scripts/kernel-tree.sh" ;;
@@ -127,25 +136,102 @@ host() {
 	esac
 }
 
+# critical[STEP]: why the run stops when STEP fails; nothing after it
+# could mean anything.
+declare -A critical=(
+	[harness-test]="the harness does not judge failures as failures"
+	[deps]="dependencies could not be installed"
+	[tree]="the kernel tree could not be made, or the series does not apply"
+	[kernel-build]="the kernel does not build"
+	[qemu-build]="QEMU does not build"
+	[kselftest-build]="the kselftests do not build"
+	[initramfs]="the initramfs could not be built"
+)
+# step_needs STEP : the host steps that must have passed before STEP
+# starts (its inputs). The late steps read rows' logs instead (reads).
+step_needs() {
+	case $1 in
+	harness-test) ;;
+	deps) echo harness-test ;;
+	tree | qemu-build | mainline-tree | tree-newest | deps-x86 | stock-kernel-fetch | stock-current-fetch | apps-fetch | kvm-fetch) echo deps ;;
+	series-sync | checkpatch | kernel-build | kselftest-build | kernel-build-[!d]*) echo tree ;;
+	kernel-build-debug) echo tree-newest ;;
+	qemu-tests) echo qemu-build ;;
+	mainline-selftest-build) echo mainline-tree ;;
+	initramfs) echo kselftest-build ;;
+	kvm-initramfs) echo initramfs kvm-fetch "$(row_kernel_step "${kvm_kernel:-}")" ;;
+	apps-initramfs) echo initramfs apps-fetch ;;
+	kselftest-build-x86) echo tree deps-x86 ;;
+	initramfs-x86) echo kselftest-build-x86 ;;
+	apps-initramfs-x86) echo initramfs-x86 ;;
+	x86-kernel-fetch | x86-current-fetch) echo deps-x86 ;;
+	esac
+}
+# step_after STEP : steps that must have ended, passed or not, before STEP
+# starts: what STEP reads if it is there, or a work directory it shares.
+step_after() {
+	case $1 in
+	# The initramfs carries the mainline form when it was built.
+	initramfs) echo mainline-selftest-build ;;
+	# The x86 builds share build/initramfs-tools and the guest package
+	# cache with the arm64 ones.
+	kselftest-build-x86) echo kselftest-build ;;
+	initramfs-x86) echo initramfs ;;
+	esac
+}
+# row_kernel_step KERNEL : the host step that builds a row kernel
+row_kernel_step() {
+	case $1 in
+	default) echo kernel-build ;;
+	p16k) echo kernel-build-p16k ;;
+	newest/debug+nostats) echo kernel-build-debug ;;
+	esac
+}
+# How many of the host's CPUs a step keeps busy: a build runs make -j
+# $JOBS; a boot, a QEMU test or a script about one; a download (the 'net'
+# steps, one at a time) almost none. make test runs steps side by side
+# while their weights fit in LAB_SLOTS (default: one more than the CPUs:
+# a boot's second vCPU and a build's link and packing phases leave a CPU
+# idle much of the time).
+LAB_SLOTS=${LAB_SLOTS:-$(($(nproc) + 1))}
+weight() {
+	case $1 in
+	deps | deps-x86 | *-fetch) echo 0 ;;
+	kernel-build* | qemu-build | kselftest-build* | mainline-selftest-build)
+		echo $((JOBS < LAB_SLOTS ? JOBS : LAB_SLOTS)) ;;
+	*) echo 1 ;;
+	esac
+}
+# The steps that use the network (and the host's apt, for deps) go one at
+# a time, beside everything else.
+is_net() {
+	case $1 in
+	deps | deps-x86 | *-fetch | tree-newest | mainline-tree) return 0 ;;
+	esac
+	return 1
+}
+
 rows=$(boot_rows "$target") || exit 1
 [ -n "$rows" ] || die "no row of ${BOOTS#"$TOP"/} is for $target"
-# before[X]: what must have passed for X to run: for a row, the steps it
-# needs; for such a step, the steps listed before it for the same row.
-declare -A is_row=() before=() in_seq=()
+# The plan: the host steps and the rows in dependency order (the order of
+# report.ktap and of the summary); what runs when is decided below.
+# needs[X]: what must have passed for X to start; after[X]: what must
+# have ended.
+declare -A is_row=() needs=() after=() in_seq=()
 seq=()
 add() { [ -n "${in_seq[$1]:-}" ] || { seq+=("$1"); in_seq[$1]=1; }; }
 for s in "${first[@]}"; do add "$s"; done
-[ -z "${in_seq[mainline-tree]:-}" ] || before[mainline-selftest-build]=mainline-tree
+core=()
+for s in "${first[@]}"; do [ -z "${critical[$s]:-}" ] || core+=("$s"); done
 for r in $rows; do
 	is_row[$r]=1
-	needs=$(row_needs "$r") || exit 1
-	prev=
-	for s in $needs; do
-		[ -n "${in_seq[$s]:-}" ] || before[$s]=$prev
-		add "$s"
-		prev="$prev $s"
-	done
-	before[$r]=$prev
+	rn=$(row_needs "$r") || exit 1
+	boot_row "$r"
+	[ "${ROW_MACHINE#*initrd=kvm}" = "$ROW_MACHINE" ] || kvm_kernel=$ROW_KERNEL
+	for s in $rn; do add "$s"; done
+	# A row needs the core steps (critical: any of them failing stops the
+	# run) that exist in this target, and its own.
+	needs[$r]="${core[*]} $rn"
 	add "$r"
 	for s in "${late[@]}"; do
 		ready=1
@@ -155,28 +241,37 @@ for r in $rows; do
 done
 for s in "${late[@]}"; do
 	[ -n "${in_seq[$s]:-}" ] || die "$s reads the logs of '${reads[$s]}', not all of them rows for test in ${BOOTS#"$TOP"/}"
+	after[$s]=${reads[$s]}
+done
+for s in "${seq[@]}"; do
+	[ -z "${is_row[$s]:-}" ] || continue
+	[ -n "${after[$s]:-}" ] || after[$s]=$(step_after "$s")
+	for x in $(step_needs "$s"); do
+		# A need outside this target's plan (make x86 has no kernel-build)
+		# is nobody's to meet.
+		[ -z "${in_seq[$x]:-}" ] || needs[$s]="${needs[$s]:-} $x"
+	done
 done
 plan "${seq[@]}"
 
-# Run the sequence, each item once, in order. A step a row needs runs only
-# when the steps before it passed, and the row boots only when all its
-# steps passed; otherwise it stays never judged: a failure in the summary.
+# Cold: nothing built or fetched yet, as on CI's fresh machine.
+cold=no
+[ -d "$CACHE/ccache" ] || cold=yes
+printf 'cold %s\nslots %s\ncpus %s\ncommit %s\ndate %s\n' "$cold" "$LAB_SLOTS" "$(nproc)" \
+	"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null)" "$(date -u +%F)" >"$RES/run-info"
 # A row that 'make soak' also runs goes through scripts/soak.sh (45 s).
-declare -A passed=()
-for s in "${seq[@]}"; do
-	ok=1
-	for x in ${before[$s]:-}; do [ -n "${passed[$x]:-}" ] || ok=0; done
-	[ $ok = 1 ] || continue
-	if [ -z "${is_row[$s]:-}" ]; then
-		host "$s" && passed[$s]=1
-		continue
+run_item() {
+	if [ -z "${is_row[$1]:-}" ]; then
+		host "$1"
+		return
 	fi
-	boot_row "$s"
+	boot_row "$1"
 	if [[ ",$ROW_TARGETS," == *,soak,* ]]; then
-		guest "$s" "$TOP/scripts/soak.sh" 45 "$s"
+		guest "$1" "$TOP/scripts/soak.sh" 45 "$1"
 	else
-		guest "$s"
+		guest "$1"
 	fi
-done
-
+}
+run_plan
+python3 "$TOP/scripts/timing.py" report "$RES" || true
 summary

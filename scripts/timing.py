@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""How long 'make test' took, step by step, and whether a cold run fits.
+
+usage:
+  timing.py report RESDIR     print RESDIR/times as a table (start, length,
+                              weight of every step and boot), the run's
+                              wall time, and an estimate of a cold run;
+                              write RESDIR/timing.json; warn (exit 0) when
+                              the estimate passes the budget
+
+scripts/test.sh writes RESDIR/times ('NAME START END STATUS WEIGHT', one
+line per item that ran, seconds since the epoch) and RESDIR/run-info
+('cold yes|no', 'slots N', 'cpus N'). A run is cold when $CACHE had no
+ccache when it started: then every kernel, QEMU and package is built or
+fetched, as on CI's fresh machine.
+
+The cold estimate of a warm run starts from the last published cold run
+(results/timing.json, 'cold'): each step counts with the longer of its
+cold time there and its time now (a step that got slower, even with warm
+caches, makes a cold run slower too), a step the cold run did not have
+counts with its time now, and the sum is scaled by that cold run's ratio
+of wall time to summed step time (how much of it ran side by side). A
+cold run's estimate is its own wall time.
+"""
+import json
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PUBLISHED = os.path.join(TOP, "results", "timing.json")
+BUDGET_MIN = 45
+
+
+def mmss(s):
+    return f"{int(s) // 60}:{int(s) % 60:02d}"
+
+
+def read_run(resdir):
+    items = []
+    with open(os.path.join(resdir, "times")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 5:
+                continue
+            items.append({"name": w[0], "start": int(w[1]), "end": int(w[2]),
+                          "status": w[3], "weight": int(w[4])})
+    info = {}
+    path = os.path.join(resdir, "run-info")
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                k, _, v = line.strip().partition(" ")
+                info[k] = v
+    if not items:
+        raise ValueError(f"{resdir}/times lists no step")
+    t0 = min(i["start"] for i in items)
+    t1 = max(i["end"] for i in items)
+    return {
+        "cold": info.get("cold") == "yes",
+        "slots": int(info.get("slots", 0) or 0),
+        "cpus": int(info.get("cpus", 0) or 0),
+        "commit": info.get("commit", ""),
+        "date": info.get("date", ""),
+        "wall_s": t1 - t0,
+        "steps": {i["name"]: [i["start"] - t0, i["end"] - i["start"], i["status"], i["weight"]]
+                  for i in items},
+    }
+
+
+def estimate(run, published):
+    """Minutes a cold run of this plan would take, and how that was found."""
+    if run["cold"]:
+        return run["wall_s"] / 60, "this run was cold"
+    cold = (published or {}).get("cold")
+    if not cold or not cold.get("steps"):
+        return None, "no cold run is published in results/timing.json"
+    cs = {k: v[1] for k, v in cold["steps"].items()}
+    total = sum(cs.values())
+    if total <= 0:
+        return None, "the published cold run has no step time"
+    now = {k: v[1] for k, v in run["steps"].items()}
+    est_sum = sum(max(cs.get(k, 0), t) for k, t in now.items())
+    # Steps of the cold run this plan no longer has are left out.
+    new = sorted(k for k in now if k not in cs)
+    slower = sorted(k for k in now if k in cs and now[k] > cs[k] + 30)
+    est = cold["wall_s"] * est_sum / total / 60
+    how = (f"from the cold run of {cold.get('date', '?')} ({cold['wall_s'] / 60:.0f} min wall, "
+           f"{total / 60:.0f} min of steps)")
+    if new:
+        how += f"; not in it: {', '.join(new)}"
+    if slower:
+        how += f"; slower now: {', '.join(slower)}"
+    return est, how
+
+
+def report(resdir):
+    run = read_run(resdir)
+    published = None
+    if os.path.exists(PUBLISHED):
+        with open(PUBLISHED) as f:
+            published = json.load(f)
+    steps = sorted(run["steps"].items(), key=lambda kv: kv[1][0])
+    print(f"--- time: {len(steps)} steps and boots, {'cold' if run['cold'] else 'warm'} caches, "
+          f"up to {run['slots']} slots on {run['cpus']} CPUs")
+    print(f"    {'start':>6} {'length':>7} {'slots':>5}  step")
+    for name, (start, length, status, weight) in steps:
+        mark = "" if status == "pass" else f"  ({status})"
+        print(f"    {mmss(start):>6} {mmss(length):>7} {weight:>5}  {name}{mark}")
+    busy = sum(v[1] for v in run["steps"].values())
+    print(f"    wall {mmss(run['wall_s'])}, steps summed {mmss(busy)}")
+    longest = sorted(run["steps"].items(), key=lambda kv: -kv[1][1])[:5]
+    print("    longest: " + ", ".join(f"{k} {mmss(v[1])}" for k, v in longest))
+    est, how = estimate(run, published)
+    run["cold_estimate_min"] = None if est is None else round(est, 1)
+    with open(os.path.join(resdir, "timing.json"), "w") as f:
+        json.dump(run, f, indent=1)
+        f.write("\n")
+    if est is None:
+        print(f"    cold estimate: none ({how})")
+        return 0
+    print(f"    cold estimate: {est:.0f} min, budget {BUDGET_MIN} ({how})")
+    if est > BUDGET_MIN:
+        print(f"warning: a cold 'make test' would take about {est:.0f} minutes, over the "
+              f"{BUDGET_MIN}-minute budget (CI's limit is 90): see the longest steps above",
+              file=sys.stderr)
+    return 0
+
+
+def main(argv):
+    if len(argv) == 2 and argv[0] == "report":
+        try:
+            return report(argv[1])
+        except (OSError, ValueError) as e:
+            print(f"timing: {e}", file=sys.stderr)
+            return 1
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
