@@ -218,8 +218,10 @@ expect pass "summary: the report of a clean run is a valid nested KTAP stream" .
 
 # --- the scheduler (run_plan) ---------------------------------------------
 # sched SLOTS PLAN... : a crafted plan run by run_plan. Each item is
-# NAME[:NEEDS[:CRITICAL]] (NEEDS a '+' list); item NAME runs the shell
-# code in $work/item-NAME (default: true) as a host step; then the summary.
+# NAME[:NEEDS[:FLAGS]] (NEEDS a '+' list; FLAGS a ',' list of critical,
+# row and w2, a weight of 2); item NAME runs the shell code in
+# $work/item-NAME (default: true), judged as a host step; then the
+# summary.
 sched() {
 	local slots=$1 it name rest
 	shift
@@ -228,17 +230,20 @@ sched() {
 	rm -rf "$RES"
 	mkdir -p "$RES"
 	(
-		seq=() 
-		declare -A is_row=() needs=() after=() critical=()
+		seq=()
+		declare -A is_row=() needs=() after=() critical=() wt=()
 		for it; do
 			name=${it%%:*} rest=${it#"$name"}
 			seq+=("$name")
 			rest=${rest#:}
 			needs[$name]=${rest%%:*}
 			needs[$name]=${needs[$name]//+/ }
-			[ "${rest#*:}" = "$rest" ] || critical[$name]="$name is critical"
+			[ "${rest#*:}" = "$rest" ] && rest= || rest=,${rest#*:},
+			[[ "$rest" != *,critical,* ]] || critical[$name]="$name is critical"
+			[[ "$rest" != *,row,* ]] || is_row[$name]=1
+			[[ "$rest" != *,w2,* ]] || wt[$name]=2
 		done
-		weight() { echo 1; }
+		weight() { echo "${wt[$1]:-1}"; }
 		is_net() { return 1; }
 		run_item() { host_step "$1" bash -c "$(cat "$work/item-$1" 2>/dev/null || echo true)"; }
 		LAB_SLOTS=$slots
@@ -271,6 +276,15 @@ rm -f "$work"/*.up
 expect fail "scheduler: ... and one after the other with one slot" 'x: FAIL' sched 1 x y
 rm -f "$work"/*.up
 expect fail "scheduler: ... and one after the other when one needs the other" 'x: FAIL' sched 2 x y:x
+rm -f "$work"/item-* "$work"/*.up
+together b1 r
+expect pass "scheduler: a row runs beside a build while another build waits for the CPUs" . \
+	sched 3 b1::w2 b2::w2 r::row
+rm -f "$work"/*.up
+echo 'sleep 1' >"$work/item-a"
+echo 'sleep 2' >"$work/item-r0"
+expect fail "scheduler: ... and no row starts while a build waits for the CPUs rows hold" 'b1: FAIL' \
+	sched 2 a r0::row b1:a:w2 r::row
 rm -f "$work"/item-* "$work"/*.up
 # The times file records every item that ran, one line each.
 times_ok() {

@@ -85,16 +85,17 @@ summary() {
 # CPUs X keeps busy) and is_net X (X downloads: one such at a time).
 # An item starts when its needs have passed, its afters have ended and
 # its weight fits in LAB_SLOTS (an item alone always fits). Host steps are
-# looked at first, in plan order; while one is ready but does not fit, no
-# row starts, or boots (one slot each) would keep a build from ever
-# starting. An item one of whose needs failed never starts: it stays
+# looked at first, in plan order; while one is ready and does not fit only
+# because of the rows running, no row starts, or boots (one slot each)
+# would keep a build from ever starting (one held back by another host
+# step holds back nothing). An item one of whose needs failed never starts: it stays
 # never judged, a failure in the summary. A critical item that fails
 # stops the run: nothing more starts, what runs finishes. Each item's
 # start and end go to $RES/times ('NAME START END STATUS WEIGHT', seconds
 # since the epoch), which scripts/timing.py reports.
 run_plan() {
 	local -A state=() pid_item=()
-	local used=0 net=0 nrun=0 ndone=0 total=${#seq[@]} t_start s w pid rc t0 t1
+	local used=0 used_host=0 net=0 nrun=0 ndone=0 total=${#seq[@]} t_start s w pid rc t0 t1
 	LAB_SLOTS=${LAB_SLOTS:-$(($(nproc) + 1))}
 	[[ "$LAB_SLOTS" =~ ^[1-9][0-9]*$ ]] || die "LAB_SLOTS must be a positive number, not '$LAB_SLOTS'"
 	t_start=$(date +%s)
@@ -112,6 +113,7 @@ run_plan() {
 		rm -f "$RES/.start-${s//\//_}"
 		w=$(weight "$s")
 		used=$((used - w)) nrun=$((nrun - 1)) ndone=$((ndone + 1))
+		[ -n "${is_row[$s]:-}" ] || used_host=$((used_host - w))
 		! is_net "$s" || net=0
 		if [ $rc = 0 ]; then state[$s]=pass; else state[$s]=fail; fi
 		printf '%s %s %s %s %s\n' "$s" "$t0" "$t1" "${state[$s]}" "$w" >>"$RES/times"
@@ -140,6 +142,7 @@ _start() {
 	w=$(weight "$s")
 	state[$s]=run
 	used=$((used + w)) nrun=$((nrun + 1))
+	[ -n "${is_row[$s]:-}" ] || used_host=$((used_host + w))
 	! is_net "$s" || net=1
 	printf '%s %s\n' "$s" "$(date +%s)" >"$RES/.start-${s//\//_}"
 	run_item "$s" &
@@ -165,7 +168,7 @@ _pick() {
 				continue
 			fi
 			if [ $((used + w)) -gt "$LAB_SLOTS" ] && [ $used -gt 0 ]; then
-				blocked=1
+				[ $((used_host + w)) -gt "$LAB_SLOTS" ] || blocked=1
 				continue
 			fi
 			_start "$s"
