@@ -243,6 +243,9 @@ for s in "${late[@]}"; do
 	[ -n "${in_seq[$s]:-}" ] || die "$s reads the logs of '${reads[$s]}', not all of them rows for test in ${BOOTS#"$TOP"/}"
 	after[$s]=${reads[$s]}
 done
+# results-collect writes build/results/test.json from every row's log:
+# after all of them, not only those it must find facts in.
+[ -z "${in_seq[results-collect]:-}" ] || after[results-collect]="${!is_row[*]}"
 for s in "${seq[@]}"; do
 	[ -z "${is_row[$s]:-}" ] || continue
 	[ -n "${after[$s]:-}" ] || after[$s]=$(step_after "$s")
