@@ -34,7 +34,7 @@ set +e
 # Debian's newest kernel source (scripts/mainline-tree.sh, a git tree in
 # build/mainline) with that tree's selftests Makefile.
 first=(harness-test deps tree series-sync checkpatch kernel-build qemu-build
-	qemu-tests kselftest-build mainline-tree mainline-selftest-build initramfs)
+	qemu-tests harness-qemu kselftest-build mainline-tree mainline-selftest-build initramfs)
 late=(bench-headline mm-selftests-compare results-collect)
 declare -A reads=(
 	# The headline of the small aging benchmark guest-max runs, so that
@@ -92,7 +92,9 @@ row_needs() {
 host() {
 	case $1 in
 	# The judge itself first: each crafted failure must be caught (seconds).
-	harness-test) host_tap harness-test "$TOP/scripts/harness-test.sh" ;;
+	harness-test) host_tap harness-test "$TOP/scripts/harness-test.sh" --no-qemu ;;
+	# ... and its cases that ask the lab's QEMU, once it is built.
+	harness-qemu) host_tap harness-qemu "$TOP/scripts/harness-test.sh" --qemu ;;
 	deps) host_step deps "$TOP/scripts/deps.sh" ;;
 	tree) host_step tree "$TOP/scripts/kernel-tree.sh" ;;
 	series-sync) host_tap series-sync "$TOP/scripts/check-sync.sh" ;;
@@ -156,7 +158,7 @@ step_needs() {
 	tree | qemu-build | mainline-tree | tree-newest | deps-x86 | stock-kernel-fetch | stock-current-fetch | apps-fetch | kvm-fetch) echo deps ;;
 	series-sync | checkpatch | kernel-build | kselftest-build | kernel-build-[!d]*) echo tree ;;
 	kernel-build-debug) echo tree-newest ;;
-	qemu-tests) echo qemu-build ;;
+	qemu-tests | harness-qemu) echo qemu-build ;;
 	mainline-selftest-build) echo mainline-tree ;;
 	initramfs) echo kselftest-build ;;
 	kvm-initramfs) echo initramfs kvm-fetch "$(row_kernel_step "${kvm_kernel:-}")" ;;
