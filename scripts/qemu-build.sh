@@ -81,10 +81,12 @@ fi
 # ACPI_CXL, whose code calls cxl_fmws_get_all_sorted(), which only CXL (on
 # by default, off without default devices) provides; 10.2's stubs lack it
 # and the link fails. The
-# file is written into the source (not part of the queue) before every
-# build, so that a re-applied queue (git clean) keeps it. A build
-# configured otherwise is configured again.
-cat >"$src/configs/devices/aarch64-softmmu/haftlab.mak" <<'EOF_MAK'
+# file is written into the source (not part of the queue) when it is not
+# there as below, so that a re-applied queue (git clean) keeps it; only
+# then (a new mtime makes meson configure again, and ninja rebuild most of
+# QEMU). A build configured otherwise is configured again.
+mak=$src/configs/devices/aarch64-softmmu/haftlab.mak
+cat >"$mak.new" <<'EOF_MAK'
 # The haftlab QEMU (scripts/qemu-build.sh): the virt board only.
 CONFIG_ARM_VIRT=y
 CONFIG_PXB=y
@@ -92,6 +94,7 @@ CONFIG_CXL=y
 CONFIG_CXL_MEM_DEVICE=y
 CONFIG_PCIE_PORT=y
 EOF_MAK
+if cmp -s "$mak.new" "$mak"; then rm -f "$mak.new"; else mv "$mak.new" "$mak"; fi
 conf=(--target-list=aarch64-softmmu --without-default-features
 	--without-default-devices --with-devices-aarch64=haftlab
 	--enable-tcg --enable-fdt=system --disable-docs --disable-werror
