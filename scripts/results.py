@@ -108,6 +108,16 @@ def qemu_version():
     return f"{re.sub(r'^[0-9]+:|[+~-].*$', '', deb)} (Debian's {deb})"
 
 
+def run_info(resdir):
+    info = {}
+    path = os.path.join(resdir, "run-info")
+    if os.path.exists(path):
+        for line in read(path).splitlines():
+            k, _, v = line.partition(" ")
+            info[k] = v.strip()
+    return info
+
+
 def collect(resdir):
     counts = os.path.join(resdir, "counts")
     planned = os.path.join(resdir, "planned")
@@ -121,9 +131,12 @@ def collect(resdir):
     run = {
         "date": time.strftime("%Y-%m-%d", time.gmtime(os.path.getmtime(counts))),
         "minutes": round((os.path.getmtime(counts) - os.path.getmtime(planned)) / 60),
-        # the clone the run was made in (build/results is inside it)
-        "commit": subprocess.run(["git", "-C", resdir, "rev-parse", "--short=12", "HEAD"],
-                                 capture_output=True, text=True).stdout.strip(),
+        # the commit the run was made of (test.sh's run-info, written as it
+        # started), else that of the clone it was made in (build/results is
+        # inside it)
+        "commit": run_info(resdir).get("commit") or subprocess.run(
+            ["git", "-C", resdir, "rev-parse", "--short=12", "HEAD"],
+            capture_output=True, text=True).stdout.strip(),
         "qemu": qemu_version(),
         "passed": sum(i[1] for i in items),
         "failed": sum(i[2] for i in items) + len(missing),
