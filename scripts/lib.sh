@@ -240,9 +240,12 @@ private_apt_update() {
 	local dir=$1 what=$2 try
 	shift 2
 	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
-	printf '%s\n' "$@" >"$dir/sources.list.new"
+	# Under the lock from the start: make test boots rows of Debian's
+	# kernels side by side, and each asks for the kernel (and so for the
+	# lists) as it boots.
 	exec 7>"$dir/.lock"
 	flock 7
+	printf '%s\n' "$@" >"$dir/sources.list.new"
 	if ! cmp -s "$dir/sources.list.new" "$dir/sources.list" ||
 		[ -z "$(find "$dir/updated" -mmin -360 2>/dev/null)" ]; then
 		mv "$dir/sources.list.new" "$dir/sources.list"

@@ -250,7 +250,12 @@ done
 [ -z "${in_seq[results-collect]:-}" ] || after[results-collect]="${!is_row[*]}"
 for s in "${seq[@]}"; do
 	[ -z "${is_row[$s]:-}" ] || continue
-	[ -n "${after[$s]:-}" ] || after[$s]=$(step_after "$s")
+	if [ -z "${after[$s]:-}" ]; then
+		# Only what this target plans (make x86 has no kselftest-build).
+		for x in $(step_after "$s"); do
+			[ -z "${in_seq[$x]:-}" ] || after[$s]="${after[$s]:-} $x"
+		done
+	fi
 	for x in $(step_needs "$s"); do
 		# A need outside this target's plan (make x86 has no kernel-build)
 		# is nobody's to meet.
@@ -262,8 +267,8 @@ plan "${seq[@]}"
 # Cold: nothing built or fetched yet, as on CI's fresh machine.
 cold=no
 [ -d "$CACHE/ccache" ] || cold=yes
-printf 'cold %s\nslots %s\ncpus %s\ncommit %s\ndate %s\n' "$cold" "$LAB_SLOTS" "$(nproc)" \
-	"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null)" "$(date -u +%F)" >"$RES/run-info"
+printf 'cold %s\nslots %s\ncpus %s\ncommit %s\ndate %s\ntarget %s\n' "$cold" "$LAB_SLOTS" "$(nproc)" \
+	"$(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null)" "$(date -u +%F)" "$target" >"$RES/run-info"
 # A row that 'make soak' also runs goes through scripts/soak.sh (45 s).
 run_item() {
 	if [ -z "${is_row[$1]:-}" ]; then
