@@ -22,7 +22,7 @@ mkdir -p "$out"
 # Variant 5 sets up a walk and waits; the checks are made from the host
 # through the monitor (qemu/tests/debug-walk.py): a debug translation
 # must change no descriptor.
-default="0 max;1 max,haft=off;2 max,tcr2=off;3 max,x-haft-without-tcr2=on;5 max"
+default="0 max;1 max,haft=off;2 max,tcr2=off;3 max,x-haft-without-tcr2=on;5 max;6 max"
 [ "${HAFT_SKIP_RACE:-}" = 1 ] || default+=";4 max"
 IFS=";" read -ra variants <<<"${HAFT_TEST_RUNS:-$default}"
 
@@ -36,6 +36,16 @@ tap() { # LINE: pass one result line through, numbered in this run, and count it
 		;;
 	*) printf 'ok %d%s\n' "$n" "${1#ok}" ;;
 	esac
+}
+
+pass_tap() { # FILE: pass its TAP and comment lines through
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "* | "not ok "*) tap "$line" ;;
+		"#"* | "Bail out!"*) printf '%s\n' "$line" ;;
+		esac
+	done <"$1"
 }
 
 for v in "${variants[@]}"; do
@@ -63,12 +73,7 @@ for v in "${variants[@]}"; do
 			"$cpu (debug walk)" >"$log.tap" 2>&1 || rc=$?
 		kill "$qpid" 2>/dev/null || true
 		wait "$qpid" 2>/dev/null || true
-		while IFS= read -r line; do
-			case "$line" in
-			"ok "* | "not ok "*) tap "$line" ;;
-			"#"* | "Bail out!"*) printf '%s\n' "$line" ;;
-			esac
-		done <"$log.tap"
+		pass_tap "$log.tap"
 		if [ "$rc" != 0 ]; then
 			tap "not ok - $cpu (debug walk): the host-side checks ran: exit status $rc; log: ${log#"$TOP"/}"
 			sed 's/^/#   /' "$log.tap" "$log.qemu" | tail -n 5
@@ -76,16 +81,39 @@ for v in "${variants[@]}"; do
 		continue
 	fi
 
+	# Variant 6: the program waits while gdb-debug.py works through the
+	# gdbstub, then checks the descriptors and the TLB itself and exits.
+	machine=virt,secure=on,virtualization=on gdbpid=
+	if [ "$num" = 6 ]; then
+		need gdb-multiarch
+		machine+=",mte=on"
+		sock=$out/gdb-debug.sock
+		rm -f "$sock" "$log"
+	fi
 	# The race runs until enough of its walks overlapped CPU 1's updates,
 	# which takes longer the busier the host is.
 	smp=1 tmo=60
 	[ "$num" = 4 ] && smp=2 tmo=600
 	rc=0
-	timeout -k 5 $tmo "$QEMU" -M virt,secure=on,virtualization=on \
+	gdbopt=()
+	[ "$num" = 6 ] && gdbopt=(-gdb "unix:$sock,server=on,wait=off")
+	timeout -k 5 $tmo "$QEMU" -M "$machine" \
 		-accel tcg,thread=multi -cpu "$cpu,pauth-impdef=on" -smp $smp \
-		-m 128M -nic none \
+		-m 128M -nic none "${gdbopt[@]}" \
 		-display none -monitor none -serial stdio -semihosting \
-		-kernel "$elf" </dev/null >"$log" 2>&1 || rc=$?
+		-kernel "$elf" </dev/null >"$log" 2>&1 &
+	qpid=$!
+	if [ "$num" = 6 ]; then
+		grc=0
+		python3 "$TOP/qemu/tests/gdb-debug.py" "$sock" "$log" \
+			"$cpu (gdbstub)" >"$log.tap" 2>&1 || grc=$?
+		pass_tap "$log.tap"
+		if [ "$grc" != 0 ]; then
+			tap "not ok - $cpu (gdbstub): gdb-debug.py ran its checks: exit status $grc"
+			kill "$qpid" 2>/dev/null || true
+		fi
+	fi
+	wait "$qpid" || rc=$?
 	before=$failed
 	while IFS= read -r line; do
 		line=${line%$'\r'}

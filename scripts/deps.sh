@@ -23,6 +23,8 @@ pkgs=(
 	debian-archive-keyring
 	# guest userland (Debian arm64 packages) and the bare-metal tests
 	mmdebstrap
+	# qemu/run-tests.sh variant 6: the gdbstub's debug accesses, through gdb
+	gdb-multiarch
 	# benchmark plots
 	gnuplot-nox
 )

@@ -51,11 +51,12 @@ if [ ! -d "$src/.git" ]; then
 fi
 ver=$(cat "$QEMU_DIR/version")
 
-mapfile -t patches < <(series_files "$TOP/qemu/patches")
-want=$(hash_of "$TOP/qemu/patches/series" "${patches[@]}")
+# The queue meant for upstream, then the lab-only patches on top.
+mapfile -t patches < <(series_files "$TOP/qemu/patches"; series_files "$TOP/qemu/lab-patches")
+want=$(hash_of "$TOP/qemu/patches/series" "$TOP/qemu/lab-patches/series" "${patches[@]}")
 have=$(cat "$QEMU_DIR/applied" 2>/dev/null || true)
 if [ "$want" != "$have" ]; then
-	say "qemu: applying ${#patches[@]} patch(es) from qemu/patches on Debian qemu $ver"
+	say "qemu: applying ${#patches[@]} patch(es) from qemu/patches and qemu/lab-patches on Debian qemu $ver"
 	rm -f "$QEMU_DIR/applied"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	git -C "$src" reset -q --hard base

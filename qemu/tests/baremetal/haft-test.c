@@ -28,15 +28,16 @@
 #include <stdint.h>
 
 #ifndef VARIANT
-#error "build with -DVARIANT=0 (max), 1 (max,haft=off), 2 (max,tcr2=off), 3 (max,x-haft-without-tcr2=on), 4 (max, race) or 5 (max, debug walk)"
+#error "build with -DVARIANT=0 (max), 1 (max,haft=off), 2 (max,tcr2=off), 3 (max,x-haft-without-tcr2=on), 4 (max, race), 5 (max, debug walk) or 6 (max, gdbstub)"
 #endif
 #define HAVE_TCR2	(VARIANT != 2 && VARIANT != 3)
-#define HAVE_HAFT	(VARIANT == 0 || VARIANT == 4 || VARIANT == 5)
+#define HAVE_HAFT	(VARIANT == 0 || VARIANT == 4 || VARIANT == 5 || \
+			 VARIANT == 6)
 /* What ID_AA64MMFR1_EL1.HAFDBS claims; 3 does not make table AF work. */
 #define HAFDBS		(VARIANT == 1 || VARIANT == 2 ? 2 : 3)
 static const char *const variant_name[] = {
 	"max", "max,haft=off", "max,tcr2=off", "max,x-haft-without-tcr2=on",
-	"max -smp 2", "max (debug walk)",
+	"max -smp 2", "max (debug walk)", "max (gdbstub, mte=on)",
 };
 
 /* Registers the assembler may not know by name. */
@@ -166,6 +167,7 @@ static struct exc excs[4];
 #define ISS_DABT_MASK	0xbfU	/* S1PTW and DFSC */
 #define ISS_S1PTW	0x80U
 #define DFSC_AF_L3	0x0b	/* Access flag fault, level 3 */
+#define DFSC_TRANS_L0	0x04	/* Translation fault, level 0 */
 #define DFSC_TRANS_L3	0x07	/* Translation fault, level 3 */
 #define DFSC_PERM	0x0c	/* Permission fault, level in bits [1:0] */
 #define DFSC_LEVEL_MASK	0x03U
@@ -1201,36 +1203,79 @@ static const char *cat(const char *a, const char *b)
 	return buf;
 }
 
-static void run_walker_dirty(bool s2pie, bool hd, bool haft)
+/*
+ * One write of the stage 1 walker into a page that is clean at stage 2:
+ * W_LEAF_AF (the L3 page AF update, in l3_t's page), W_LEAF_DIRTY (a
+ * store through a stage 1 page with DBM set and AP[2] 1: the walker
+ * clears AP[2] in l3_t's page) or W_TABLE_AF (HAFT: the L2 table AF
+ * update, in l2_t's page). s2perm is the S2PIR_EL2 value of the stage 2
+ * page's permission index (3: S2AP[0] and DBM set); every other index
+ * stays RWX, and s2perm is ignored without S2PIE.
+ */
+#define W_LEAF_AF	0
+#define W_LEAF_DIRTY	1
+#define W_TABLE_AF	2
+#define PTE_AP2_RO	(1UL << 7)
+
+/* append b to buf (of size n), or start buf with it (first) */
+static void app(char *buf, unsigned n, const char *b, bool first)
 {
-	uint64_t *page = haft ? l2_t : l3_t;
+	unsigned k = 0;
+
+	if (!first)
+		while (buf[k])
+			k++;
+	while (*b && k < n - 1)
+		buf[k++] = *b++;
+	buf[k] = 0;
+}
+
+static uint64_t *walker_page(int what)
+{
+	return what == W_TABLE_AF ? l2_t : l3_t;
+}
+
+static void run_walker_write(bool s2pie, unsigned s2perm, bool hd, int what)
+{
+	uint64_t *page = walker_page(what);
 	uint64_t *s2 = s2_leaf_of(page);
 
 	build_tables();
 	build_stage2();
 	l0[1] |= AF;
 	l1_t[0] |= AF;
-	if (haft)
+	if (what == W_TABLE_AF)
 		l3_t[0] |= AF;
 	else
 		l2_t[0] |= AF;
+	if (what == W_LEAF_DIRTY)
+		l3_t[0] |= AF | PTE_DBM | PTE_AP2_RO;
 	*s2 = ((uint64_t)page & ~0xfffUL) | D_PAGE | S2_NORMAL | AF | S2_RO |
 	      PTE_DBM;
 	if (s2pie) {
-		write_sysreg(S2PIR_EL2, 0xffffffffffffffffUL);
+		write_sysreg(S2PIR_EL2, ~(0xfUL << 12) | (uint64_t)s2perm << 12);
 		scr_extra = SCR_PIEN;
 	}
 	write_sysreg(vtcr_el2, VTCR_VALUE | VTCR_HA | (hd ? VTCR_HD : 0) |
 		     (s2pie ? VTCR_S2PIE : 0));
 	controls(true, true, HCR_VM);
-	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA,
-			    .tcr2 = haft ? TCR2_HAFT : 0, .set_tcr2 = HAVE_TCR2,
+	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA |
+				   (what == W_LEAF_DIRTY ? TCR_EL1_HD : 0),
+			    .tcr2 = what == W_TABLE_AF ? TCR2_HAFT : 0,
+			    .set_tcr2 = HAVE_TCR2,
+			    .access = what == W_LEAF_DIRTY ? ACCESS_STORE :
+							     ACCESS_LOAD,
 			    .va = TEST_VA };
 	run_job(el1_job, SPSR_EL1H);
 	scr_extra = 0;
 	controls(true, true, 0);
 	write_sysreg(vtcr_el2, VTCR_VALUE);
 	isb();
+}
+
+static void run_walker_dirty(bool s2pie, bool hd, bool haft)
+{
+	run_walker_write(s2pie, 0xf, hd, haft ? W_TABLE_AF : W_LEAF_AF);
 }
 
 static void test_walker_dirty(void)
@@ -1283,6 +1328,87 @@ static void test_walker_dirty(void)
 			     "at stage 2 (bit 7)"), 1, *s2 >> 7 & 1);
 		check_eq(cat(what, ": the L2 table AF is set"), 1,
 			 l2_t[0] >> AF_SHIFT & 1);
+	}
+	build_stage2();
+	build_tables();
+}
+
+/*
+ * The stage 1 walker's writes under S2PIE into a page whose stage 2
+ * permission is read-only for data but lets the stage 1 walker write:
+ * MRO, MRO-TL1, MRO-TL0 and MRO-TL01 (S2PIR_EL2 values 2, 3, 6, 7; the
+ * table walk column of QEMU's get_S2prot_indirect()). The page is clean
+ * (Dirty 0). With VTCR_EL2.HD the write is made and marks the page dirty
+ * at stage 2; with HD clear it takes the stage 2 Permission fault on the
+ * walk (S1PTW), a fault of the dirty state (ISS2.DirtyBit), and writes
+ * nothing (DDI0487 D8.4, Table D8-80: MRO* grant MMUWrite, not data
+ * Write; pseudocode AArch64.S2CheckPermissions and AArch64.S2Translate).
+ * A fix that checked the walker's write against the data column faults
+ * with HD set as well; 10.2, which kept write permission for clean pages,
+ * leaves the page clean with HD set and does not fault without.
+ */
+static void test_s2pie_mro(void)
+{
+	static const unsigned perms[] = { 2, 3, 6, 7 };
+	static const char *const kind[] = {
+		[W_LEAF_AF] = "S1 leaf AF update",
+		[W_LEAF_DIRTY] = "S1 leaf dirty state update (DBM)",
+		[W_TABLE_AF] = "S1 table AF update (HAFT)",
+	};
+	static const char *const digit[] = { "0", "1", "2", "3", "4", "5",
+					     "6", "7" };
+	static char what[160];
+
+	for (unsigned i = 0; i < sizeof(perms) / sizeof(perms[0]); i++) {
+		for (int w = W_LEAF_AF; w <= W_TABLE_AF; w++) {
+			if (w == W_TABLE_AF && !HAVE_HAFT)
+				continue;
+			for (int hd = 0; hd <= 1; hd++) {
+				uint64_t *s2 = s2_leaf_of(walker_page(w));
+				uint64_t done;
+
+				run_walker_write(true, perms[i], hd, w);
+				if (w == W_LEAF_DIRTY)
+					done = !(l3_t[0] & PTE_AP2_RO);
+				else if (w == W_TABLE_AF)
+					done = l2_t[0] >> AF_SHIFT & 1;
+				else
+					done = l3_t[0] >> AF_SHIFT & 1;
+				app(what, sizeof(what), "S2PIE, S2PIR_EL2 "
+				    "value ", true);
+				app(what, sizeof(what), digit[perms[i]], false);
+				app(what, sizeof(what), hd ? ", HD=1, " :
+				    ", HD=0, ", false);
+				app(what, sizeof(what), kind[w], false);
+				app(what, sizeof(what), " in a clean page",
+				    false);
+				if (hd) {
+					check_exc(cat(what, ": no fault"), 0, 0,
+						  0);
+					check_eq(cat(what, ": the page is "
+						     "dirty at stage 2"),
+						 1, *s2 >> 7 & 1);
+					check_eq(cat(what, ": the update is "
+						     "made"), 1, done);
+				} else {
+					check_exc(cat(what, ": stage 2 "
+						      "Permission fault on "
+						      "the walk (S1PTW), at "
+						      "EL2"),
+						  2, EC_DABT_LOW,
+						  ISS_S1PTW | DFSC_PERM | 3);
+					check_eq(cat(what, ": the page stays "
+						     "clean at stage 2"),
+						 0, *s2 >> 7 & 1);
+					check_eq(cat(what, ": nothing is "
+						     "written"), 0, done);
+					check_eq(cat(what, ": the fault's "
+						     "ESR_EL2.ISS2.DirtyBit "
+						     "is 1"), 1,
+						 first_exc_dirtybit());
+				}
+			}
+		}
 	}
 	build_stage2();
 	build_tables();
@@ -1413,11 +1539,10 @@ static void put_desc(const char *name, const uint64_t *d)
 	putch('\n');
 }
 
-static uint64_t debug_wait_job(uint64_t arg)
+/* At EL1: stage 1 on as the job says, then tell the host side. */
+static void debug_mmu_on(const struct job *j, uint64_t mair)
 {
-	struct job *j = (struct job *)arg;
-
-	write_sysreg(mair_el1, MAIR_VALUE);
+	write_sysreg(mair_el1, mair);
 	write_sysreg(tcr_el1, j->tcr);
 	write_sysreg(ttbr0_el1, (uint64_t)l0);
 	write_sysreg(TCR2_EL1, j->tcr2);
@@ -1425,6 +1550,13 @@ static uint64_t debug_wait_job(uint64_t arg)
 	write_sysreg(sctlr_el1, SCTLR_EL1_OFF | SCTLR_M);
 	isb();
 	puts_("# debug: ready\n");
+}
+
+static uint64_t debug_wait_job(uint64_t arg)
+{
+	struct job *j = (struct job *)arg;
+
+	debug_mmu_on(j, MAIR_VALUE);
 	for (;;)
 		asm volatile("wfi");
 	return 0;
@@ -1452,6 +1584,99 @@ static void debug_walk_setup(void)
 	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA,
 			    .tcr2 = TCR2_HAFT, .va = DEBUG_VA };
 	run_job(debug_wait_job, SPSR_EL1H);
+}
+
+/*
+ * The gdbstub (VARIANT 6, -M virt,mte=on): the walk of VARIANT 5, with
+ * DEBUG_VA's page Tagged Normal memory (MAIR Attr2 0xf0) and writable
+ * but clean at stage 1 (DBM set, AP[2] 1), HA and HD at stage 1, HA
+ * and HAFT at both stages, every descriptor of the walk with AF clear.
+ * The program waits at EL1 until gdb_done is set; meanwhile
+ * qemu/tests/gdb-debug.py, through gdb-multiarch and the gdbstub, reads
+ * and writes DEBUG_VA's memory and its allocation tags and then sets
+ * gdb_done. The program then checks, itself, that no descriptor changed
+ * (no AF at either stage, the page still clean) and that the debugger
+ * left no TLB entry for DEBUG_VA: it makes l3_t[0] invalid without a
+ * TLB invalidation and loads from DEBUG_VA, which must take the
+ * Translation fault (a TLB entry filled by a debug access would let the
+ * load through). What gdb wrote (data_page[0][0]) must be there: the
+ * positive control that the debugger's accesses reached the page.
+ */
+volatile uint64_t gdb_done;
+/* the descriptors of DEBUG_VA's walk when the debugger was done */
+static uint64_t gdb_seen[7];
+#define MAIR_TAGGED	(0xf0UL << 16)		/* Attr2 Tagged Normal */
+#define D_TAGGED	((2UL << 2) | (3UL << 8))	/* Attr2, inner shareable */
+#define GDB_WROTE	0x6764627772697465UL	/* what gdb-debug.py writes */
+
+static uint64_t gdb_wait_job(uint64_t arg)
+{
+	struct job *j = (struct job *)arg;
+
+	debug_mmu_on(j, MAIR_VALUE | MAIR_TAGGED);
+	while (!gdb_done)
+		asm volatile("yield" : : : "memory");
+	gdb_seen[0] = l0[3];
+	gdb_seen[1] = l1_t[0];
+	gdb_seen[2] = l2_t[0];
+	gdb_seen[3] = l3_t[0];
+	gdb_seen[4] = s2_l1[S2_TEST_IPA >> 30];
+	gdb_seen[5] = s2h_l2[0];
+	gdb_seen[6] = s2h_l3[2];
+	/*
+	 * What the debugger saw must not have become a TLB entry: with the
+	 * level 0 descriptor invalid, only a TLB entry lets the load through.
+	 */
+	l0[3] = 0;
+	asm volatile("dsb ish; isb" : : : "memory");
+	(void)*(volatile uint64_t *)j->va;
+	write_sysreg(sctlr_el1, SCTLR_EL1_OFF);
+	isb();
+	return 0;
+}
+
+static void test_gdb(void)
+{
+	uint64_t leaf;
+
+	build_tables();
+	build_stage2_haft(VTCR_HA | VTCR_HAFT);
+	s2h_l3[2] = (uint64_t)l1_t | D_PAGE | S2_NORMAL | S2_RW;
+	l0[3] = DEBUG_L1_IPA | D_TABLE;
+	l3_t[0] = (uint64_t)data_page[0] | D_PAGE | D_TAGGED | PTE_DBM |
+		  PTE_AP2_RO;
+	leaf = l3_t[0];
+	data_page[0][0] = 0;
+	puts_("# debug-va ");
+	puthex(DEBUG_VA);
+	puts_(" pa ");
+	puthex((uint64_t)data_page[0]);
+	puts_(" done ");
+	puthex((uint64_t)&gdb_done);
+	putch('\n');
+	controls(true, true, HCR_VM);
+	job = (struct job){ .tcr = TCR_EL1_BASE | TCR_EL1_HA | TCR_EL1_HD,
+			    .tcr2 = TCR2_HAFT, .va = DEBUG_VA };
+	run_job(gdb_wait_job, SPSR_EL1H);
+	controls(true, true, 0);
+	check_eq("gdb: the debugger's write reached the page (positive "
+		 "control)", GDB_WROTE, data_page[0][0]);
+	check_eq("gdb: l0[3] AF still clear", 0, gdb_seen[0] & AF);
+	check_eq("gdb: l1_t[0] AF still clear", 0, gdb_seen[1] & AF);
+	check_eq("gdb: l2_t[0] AF still clear", 0, gdb_seen[2] & AF);
+	check_eq("gdb: the stage 1 page descriptor unchanged (AF clear, "
+		 "still clean)", leaf, gdb_seen[3]);
+	check_eq("gdb: stage 2 s2_l1[2] AF still clear", 0, gdb_seen[4] & AF);
+	check_eq("gdb: stage 2 s2h_l2[0] AF still clear", 0,
+		 gdb_seen[5] & AF);
+	check_eq("gdb: stage 2 s2h_l3[2] (the alias of l1_t) AF still "
+		 "clear", 0, gdb_seen[6] & AF);
+	check_exc("gdb: no TLB entry for DEBUG_VA: the load after l0[3] "
+		  "is made invalid takes a Translation fault, level 0", 1,
+		  EC_DABT_CUR, DFSC_TRANS_L0);
+	write_sysreg(vtcr_el2, VTCR_VALUE);
+	build_stage2();
+	build_tables();
 }
 
 /*
@@ -1665,6 +1890,10 @@ int main(void)
 		debug_walk_setup();	/* does not return */
 		goto out;
 	}
+	if (VARIANT == 6) {
+		test_gdb();
+		goto out;
+	}
 	test_id_regs();
 
 	if (HAVE_TCR2) {
@@ -1696,8 +1925,10 @@ int main(void)
 	test_both_stages();
 	test_secure_stage2();
 	test_walker_dirty();
-	if (HAVE_TCR2)
+	if (HAVE_TCR2) {
 		test_s2pie_dirty();
+		test_s2pie_mro();
+	}
 out:
 	puts_("# ");
 	puts_(variant_name[VARIANT]);

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""A debugger's accesses through the gdbstub change no descriptor (qemu/run-tests.sh, variant 6).
+
+    gdb-debug.py GDB_SOCKET SERIAL_LOG NAME
+
+The bare-metal program built with -DVARIANT=6 prints the VA it maps, the
+page's PA and the address of its gdb_done flag ("# debug-va VA pa PA
+done ADDR"), then "# debug: ready", and waits at EL1 with both stages
+on. This script then drives gdb-multiarch against QEMU's gdbstub: it
+reads the VA (x), writes it (set), asks whether it is tagged
+(qIsAddressTagged), reads its allocation tag (qMemTags), writes it
+(QMemTags), reads it again, sets gdb_done and detaches. It prints one TAP
+line per reply it checks; the program itself then checks the
+descriptors and the TLB. Exits 0 when it could run gdb, whatever the
+replies were; 1 when it could not (no "ready" within 30 s, no gdb, gdb
+failing), with a "#" line that says why.
+"""
+import re
+import subprocess
+import sys
+import time
+
+GDB_WROTE = 0x6764627772697465      # haft-test.c GDB_WROTE
+TAG = 5
+
+
+def tap(ok, name, what, detail=""):
+    print(("ok - " if ok else "not ok - ") + name + ": " + what +
+          (": " + detail if detail and not ok else ""))
+
+
+def main():
+    sock, log, name = sys.argv[1:4]
+    va = done = None
+    for _ in range(300):
+        try:
+            text = open(log, errors="replace").read()
+        except FileNotFoundError:
+            text = ""
+        m = re.search(r"# debug-va (0x[0-9a-f]+) pa (0x[0-9a-f]+) "
+                      r"done (0x[0-9a-f]+)", text)
+        if m and "# debug: ready" in text:
+            va, done = m.group(1), m.group(3)
+            break
+        time.sleep(0.1)
+    if va is None:
+        print("# the program did not say it was ready within 30 s")
+        return 1
+    v = int(va, 16)
+    cmds = [
+        "set pagination off", "set confirm off",
+        "set architecture aarch64",
+        "target remote " + sock,
+        "x/1gx " + va,
+        "set {unsigned long}%s = %#x" % (va, GDB_WROTE),
+        "x/1gx " + va,
+        "maint packet qIsAddressTagged:%x" % v,
+        "maint packet qMemTags:%x,1:1" % v,
+        "maint packet QMemTags:%x,10:1:%02x" % (v, TAG),
+        "maint packet qMemTags:%x,1:1" % v,
+        "set {unsigned long}%s = 1" % done,
+        "detach",
+    ]
+    args = ["gdb-multiarch", "-nx", "-batch"]
+    for c in cmds:
+        args += ["-ex", c]
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print("# gdb-multiarch could not run: %s" % e)
+        return 1
+    out = r.stdout + r.stderr
+    for line in out.splitlines():
+        print("#   gdb: " + line)
+    received = re.findall(r'received: "([^"]*)"', out)
+    words = re.findall(r":\s+(0x[0-9a-f]+)\s*$", out, re.M)
+    if len(received) != 4 or len(words) != 2:
+        print("# gdb did not give the 2 reads and 4 replies expected")
+        return 1
+    tap(int(words[1], 16) == GDB_WROTE, name,
+        "gdb: a write through the gdbstub reads back",
+        "seen " + words[1])
+    tap(received[0] == "01", name,
+        "gdb: qIsAddressTagged: the page is Tagged", "seen " + received[0])
+    tap(received[2] == "OK", name,
+        "gdb: QMemTags: the tag write is accepted", "seen " + received[2])
+    tap(received[3] == "m%02x" % TAG, name,
+        "gdb: qMemTags reads back the tag written (%d)" % TAG,
+        "seen " + received[3] + ", before the write " + received[1])
+    return 0
+
+
+sys.exit(main())
