@@ -32,14 +32,18 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # The needs are summed per file system, with 1 GiB more on each for logs
 # and temporary files.
 disk_room() {
-	local what=$1 spec path mib kib probe fs line
+	local what=$1 spec path mib kib probe fs line used
 	local -A want=() free=() names=()
 	shift
 	for spec in "$@"; do
 		path=${spec%:*} mib=${spec##*:}
 		kib=$((mib * 1024))
 		if [ "${path#+}" = "$path" ] && [ -e "$path" ]; then
-			kib=$((kib - $(du -sk "$path" 2>/dev/null | cut -f1)))
+			# du exits 1 when a file goes away under it (a step beside
+			# this one writing into build/), and still prints the total;
+			# under pipefail that status alone failed deps-x86 once.
+			used=$(du -sk "$path" 2>/dev/null | cut -f1) || true
+			kib=$((kib - ${used:-0}))
 			[ $kib -gt 0 ] || kib=0
 		fi
 		path=${path#+}
@@ -345,6 +349,7 @@ qemu_cpu_props() {
 		echo '{"execute":"quit"}'
 	} | timeout 30 "$QEMU" -M virt -cpu "$cpu" -nodefaults -nic none -display none -S \
 		-qmp stdio 2>/dev/null | sed -n -e 's/^{"return": "\([a-z]*\)"}.*/\1/p' \
+		-e 's/^{"return": true}.*/on/p' -e 's/^{"return": false}.*/off/p' \
 		-e 's/^{"error": .*/-/p' | paste -sd' '
 }
 

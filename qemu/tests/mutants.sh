@@ -43,7 +43,14 @@ mutants=(
 	# PIE: the update needs DBM (patch 0002 left out); the stage 1
 	# walker's writes skip S2PIE's dirty state (patch 0001's stage 2
 	# half left out); the dirty-state fault without its ESR syndrome
-	pie-needs-dbm s2pie-ttw-write no-dirty-syndrome)
+	pie-needs-dbm s2pie-ttw-write no-dirty-syndrome
+	# the walker's stage 2 store probe checked against the data column
+	# (patch 0001 as first sent: MostlyReadOnly pages fault with HD set);
+	# the gdbstub's tag packets through an ordinary probe (patch 0004 left
+	# out)
+	s2-probe-data-perm gdb-probe
+	# -cpu max without FEAT_HAFT (patch 0007 left out)
+	max-no-haft)
 race_mutants="plain-store racy-store no-restart update-faults no-gates cpu1-off"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
