@@ -48,7 +48,7 @@ mutants=(
 	# (patch 0001 as first sent: MostlyReadOnly pages fault with HD set);
 	# the gdbstub's tag packets through an ordinary probe (patch 0004 left
 	# out)
-	s2-probe-data-perm gdb-probe
+	s2-probe-data-perm gdb-probe gdb-no-tags
 	# -cpu max without FEAT_HAFT (patch 0007 left out)
 	max-no-haft)
 race_mutants="plain-store racy-store no-restart update-faults no-gates cpu1-off"
@@ -72,7 +72,8 @@ names "$tmp/clean" | sort -u >"$tmp/all"
 swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off"
 	"tcr2-missing:0 max,tcr2=off"
 	"x-haft-without-tcr2-ignored:3 max" "x-haft-without-tcr2-loses-hafdbs:3 max,tcr2=off"
-	"race-haft-missing:4 max,haft=off" "race-tcr2-missing:4 max,tcr2=off")
+	"race-haft-missing:4 max,haft=off" "race-tcr2-missing:4 max,tcr2=off"
+	"gdb-tcr2-missing:6 max,tcr2=off")
 # And the checkpatch checks on a copy of the queue with one line of each
 # patch indented by a tab (QEMU style: spaces only).
 mkdir -p "$tmp/patches"
