@@ -83,7 +83,7 @@ for v in "${variants[@]}"; do
 
 	# Variant 6: the program waits while gdb-debug.py works through the
 	# gdbstub, then checks the descriptors and the TLB itself and exits.
-	machine=virt,secure=on,virtualization=on gdbpid=
+	machine=virt,secure=on,virtualization=on
 	if [ "$num" = 6 ]; then
 		need gdb-multiarch
 		machine+=",mte=on"

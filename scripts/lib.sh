@@ -336,8 +336,9 @@ _apt_download_unpack() {
 
 # qemu_cpu_props CPU PROP... : what the properties of a stopped virt
 # machine's CPU (CPU: the whole -cpu string, max,haft=off) read after
-# realize (QMP qom-get), one word each, space separated; '-' for a property
-# the model does not have; nothing at all when QEMU refuses the CPU.
+# realize (QMP qom-get), each a bool read as on or off, space separated;
+# '-' for a property the model does not have; nothing at all when QEMU
+# refuses the CPU.
 qemu_cpu_props() {
 	local cpu=$1 prop
 	shift
@@ -348,9 +349,8 @@ qemu_cpu_props() {
 		done
 		echo '{"execute":"quit"}'
 	} | timeout 30 "$QEMU" -M virt -cpu "$cpu" -nodefaults -nic none -display none -S \
-		-qmp stdio 2>/dev/null | sed -n -e 's/^{"return": "\([a-z]*\)"}.*/\1/p' \
-		-e 's/^{"return": true}.*/on/p' -e 's/^{"return": false}.*/off/p' \
-		-e 's/^{"error": .*/-/p' | paste -sd' '
+		-qmp stdio 2>/dev/null | sed -n -e 's/^{"return": true}.*/on/p' \
+		-e 's/^{"return": false}.*/off/p' -e 's/^{"error": .*/-/p' | paste -sd' '
 }
 
 # haft_off_by CMDLINE: true when the kernel command line turns FEAT_HAFT

@@ -46,8 +46,8 @@ mutants=(
 	pie-needs-dbm s2pie-ttw-write no-dirty-syndrome
 	# the walker's stage 2 store probe checked against the data column
 	# (patch 0001 as first sent: MostlyReadOnly pages fault with HD set);
-	# the gdbstub's tag packets through an ordinary probe (patch 0004 left
-	# out)
+	# the gdbstub's tag packets through an ordinary probe (patch 0005 left
+	# out), or a debug lookup that finds no tags
 	s2-probe-data-perm gdb-probe gdb-no-tags
 	# -cpu max without FEAT_HAFT (patch 0007 left out)
 	max-no-haft)

@@ -1355,11 +1355,11 @@ static void test_s2pie_mro(void)
 		[W_LEAF_DIRTY] = "S1 leaf dirty state update (DBM)",
 		[W_TABLE_AF] = "S1 table AF update (HAFT)",
 	};
-	static const char *const digit[] = { "0", "1", "2", "3", "4", "5",
-					     "6", "7" };
 	static char what[160];
 
 	for (unsigned i = 0; i < sizeof(perms) / sizeof(perms[0]); i++) {
+		const char digit[2] = { (char)('0' + perms[i]), 0 };
+
 		for (int w = W_LEAF_AF; w <= W_TABLE_AF; w++) {
 			if (w == W_TABLE_AF && !HAVE_HAFT)
 				continue;
@@ -1376,7 +1376,7 @@ static void test_s2pie_mro(void)
 					done = l3_t[0] >> AF_SHIFT & 1;
 				app(what, sizeof(what), "S2PIE, S2PIR_EL2 "
 				    "value ", true);
-				app(what, sizeof(what), digit[perms[i]], false);
+				app(what, sizeof(what), digit, false);
 				app(what, sizeof(what), hd ? ", HD=1, " :
 				    ", HD=0, ", false);
 				app(what, sizeof(what), kind[w], false);
