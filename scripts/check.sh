@@ -17,7 +17,12 @@
 #     FEAT_TCR2 (max,x-haft-without-tcr2=on); the unpatched kernel must
 #     detect FEAT_HAFT and fail the kselftest's non-leaf cases, the patched
 #     one must pass there, and on -cpu max use FEAT_HAFT and pass. The
-#     patch must be checkpatch --strict clean. The kselftest's mainline
+#     patch must be checkpatch --strict clean. The branch's KVM patch
+#     (refuse HAFDBS>=HAFT, S1PIE or S1POE with TCRX=0 from
+#     KVM_SET_ONE_REG) is booted as a KVM host on both kernels: unpatched,
+#     guest/src/kvm-idregs must see KVM take the combinations and the
+#     KVM selftest tcr2_idregs must fail; patched, KVM must refuse them
+#     and tcr2_idregs, hidden_features and set_id_regs must pass. The kselftest's mainline
 #     form (upstream/lru-gen-selftest) must be checkpatch clean too (make
 #     test builds it with that tree's selftests Makefile and runs it).
 #  6. damon: the RFC in upstream/damon-young (MGLRU's walks take the
@@ -32,7 +37,13 @@
 #     memory over five alternations; and a KVM host kernel that uses table
 #     Access flags for an mm with MMU notifiers (the !mm_has_notifiers()
 #     tests taken out of mm/vmscan.c) must fail the host aging check.
-#  8. qemu: QEMU's own suites on the lab's QEMU build (qemu/qemu-suites.sh):
+#  8. modabi: the module ABI: the base and the series built with
+#     configs/modversions.config (CONFIG_MODVERSIONS); every symbol both
+#     export keeps its CRC; a module built against the base (guest/modabi)
+#     loads into the series' kernel and reads system_cpucaps; the series
+#     without its __GENKSYMS__ guard changes system_cpucaps' CRC, and no
+#     other, and refuses that module.
+#  9. qemu: QEMU's own suites on the lab's QEMU build (qemu/qemu-suites.sh):
 #     the aarch64-softmmu system TCG tests, the queue's pie-dirty and haft
 #     among them, and the arm-cpu-features qtest; each test one result.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
@@ -44,12 +55,15 @@
 # and -fix),
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
 # and -fix, the latter started from a copy of the former),
-# check-kvm-long and
-# check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie).
+# check-mainline-kvm-base and -fix (the same two, as KVM hosts),
+# check-kvm-long,
+# check-kvm-lie-boot (kernel kvm-lie: build/kernel-kvm-lie), and
+# check-modabi-load and -refuse (build/kernel-modversions and
+# build/kernel-modabi-noguard; the base's build is build/check-modabi-base).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie mainline damon kvm qemu}
+checks=${CHECKS:-variants w1 bisect lie mainline damon kvm modabi qemu}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -187,8 +201,11 @@ for c in $checks; do
 		result 0 "mainline: upstream/tcr2-fix applies to Debian's $src"
 		# The tree has no history, so checkpatch cannot look up the
 		# commit a Fixes: tag names (UNKNOWN_COMMIT_ID); the rest holds.
+		# FILE_PATH_CHANGES: the new KVM selftest sits in a directory that
+		# MAINTAINERS already gives to KVM/arm64
+		# (tools/testing/selftests/kvm/arm64/).
 		rc=0
-		checkpatch_ok "$mt" "$TOP"/upstream/tcr2-fix/*.patch -- --ignore UNKNOWN_COMMIT_ID || rc=1
+		checkpatch_ok "$mt" "$TOP"/upstream/tcr2-fix/*.patch -- --ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES || rc=1
 		result $rc "mainline: upstream/tcr2-fix is checkpatch --strict clean"
 		# The kselftest's mainline form: checkpatch clean here; make test
 		# builds it with that tree's selftests Makefile and boots it (row
@@ -205,6 +222,25 @@ for c in $checks; do
 		[ -d "$BUILD/kernel-mainline-fix" ] || cp -a "$BUILD/kernel-mainline-base" "$BUILD/kernel-mainline-fix"
 		KTREE=$mt KOUT=$BUILD/kernel-mainline-fix build "$BUILD/check-mainline-build-fix.log" \
 			"mainline: $src builds with upstream/tcr2-fix" default
+		# The KVM selftests the branch adds or changes, static, into the
+		# initramfs (/lab/kvm-selftests; guest suite kvm-selftests).
+		ks=$BUILD/mainline/kvm-selftests
+		rc=0
+		{
+			make -C "$mt" O="$ks/obj" ARCH=arm64 CROSS_COMPILE="$CROSS" headers &&
+				make -C "$mt/tools/testing/selftests/kvm" ARCH=arm64 CROSS_COMPILE="$CROSS" \
+					OUTPUT="$ks/out" KHDR_INCLUDES="-isystem $ks/obj/usr/include" LDFLAGS=-static \
+					"$ks/out/arm64/tcr2_idregs" "$ks/out/arm64/hidden_features" "$ks/out/arm64/set_id_regs"
+		} >"$BUILD/check-mainline-kvm-selftests.log" 2>&1 || rc=$?
+		! grep -n 'warning:' "$BUILD/check-mainline-kvm-selftests.log" | sed 's/^/# /' || rc=1
+		if [ $rc = 0 ]; then
+			rm -rf "$BUILD/guest-extra/kvm-selftests"
+			install -D -m 755 -t "$BUILD/guest-extra/kvm-selftests" \
+				"$ks/out/arm64/tcr2_idregs" "$ks/out/arm64/hidden_features" "$ks/out/arm64/set_id_regs"
+			"$TOP/scripts/initramfs.sh" >>"$BUILD/check-mainline-kvm-selftests.log" 2>&1 || rc=$?
+		fi
+		[ $rc = 0 ] || tail -n 20 "$BUILD/check-mainline-kvm-selftests.log" | sed 's/^/# /'
+		result $rc "mainline: the KVM selftests of upstream/tcr2-fix build without warnings (tcr2_idregs, hidden_features, set_id_regs)"
 		if ! [ -x "$QEMU" ] || ! [ -f "$BUILD/initramfs.cpio" ]; then
 			result 1 "mainline: no QEMU or initramfs ('make build')"
 			continue
@@ -232,6 +268,21 @@ for c in $checks; do
 		# The fix must not cost FEAT_HAFT where it works: on max (FEAT_TCR2
 		# too) the patched kernel uses it and passes.
 		boot_result check-mainline-fix-max "mainline: with upstream/tcr2-fix, on max (FEAT_HAFT and FEAT_TCR2) it uses FEAT_HAFT (0x0007) and passes the boot, HAFT and kselftest suites"
+		# The KVM side, both kernels as KVM hosts. Unpatched: KVM takes
+		# the combinations (kvm-idregs passes expecting that), and
+		# tcr2_idregs fails while the two existing tests pass.
+		rc=0
+		boot_row check-mainline-kvm-base || rc=$?
+		log=$BUILD/results/check-mainline-kvm-base.log
+		ok=1
+		[ $rc != 0 ] &&
+			grep -q '^ *ok [0-9]* - KVM_SET_ONE_REG: features that need TCR2_EL1' "$log" &&
+			grep -q '^ *not ok [0-9]* - kvm selftest tcr2_idregs' "$log" &&
+			grep -q '^ *ok [0-9]* - kvm selftest hidden_features' "$log" &&
+			grep -q '^ *ok [0-9]* - kvm selftest set_id_regs' "$log" && ok=0
+		[ $ok = 0 ] || row_tail check-mainline-kvm-base
+		result $ok "mainline: unpatched KVM takes HAFDBS=3 with TCRX=0 from KVM_SET_ONE_REG, its guest's TCR2_EL1 write UNDEFs, tcr2_idregs fails, hidden_features and set_id_regs pass"
+		boot_result check-mainline-kvm-fix "mainline: with upstream/tcr2-fix, KVM refuses each feature that needs TCR2_EL1 without FEAT_TCR2, in both write orders, and tcr2_idregs, hidden_features and set_id_regs pass"
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
 	damon)
@@ -307,6 +358,102 @@ for c in $checks; do
 		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
+	modabi)
+		# The module ABI of a 6.12.y kernel that freezes one: the series
+		# and its base built with configs/modversions.config (symbol
+		# versions, as Debian's and GKI kernels have). Every symbol both
+		# export must keep its CRC; a module built against the base must
+		# load into the series' kernel; and the series without the
+		# __GENKSYMS__ guard of system_cpucaps must change that CRC and
+		# refuse the module (the guard is what the load depends on).
+		t0=$SECONDS
+		f0=$fail
+		mv=modversions
+		base_out=$BUILD/check-modabi-base
+		git -C "$wt" checkout -q --detach base
+		[ -d "$base_out" ] || cp -a "$BUILD/kernel-default" "$base_out"
+		KTREE=$wt KOUT=$base_out build "$BUILD/check-modabi-base.log" \
+			"modabi: the base builds with symbol versions (vmlinux, Module.symvers)" $mv Image modules
+		# The module, against the base's headers and Module.symvers.
+		mod=$BUILD/check-modabi-mod
+		rm -rf "$mod"
+		cp -a "$TOP/guest/modabi" "$mod"
+		rc=0
+		make -C "$wt" O="$base_out" ARCH=arm64 CROSS_COMPILE="$CROSS" CC="ccache ${CROSS}gcc" \
+			M="$mod" modules >"$BUILD/check-modabi-mod.log" 2>&1 || rc=$?
+		[ $rc = 0 ] && ${CROSS}objdump -h "$mod/modabi_probe.ko" | grep ' __versions ' >/dev/null || rc=1
+		[ $rc = 0 ] || tail -n 20 "$BUILD/check-modabi-mod.log" | sed 's/^/# /'
+		result $rc "modabi: guest/modabi builds against the base, with a __versions section"
+		git -C "$wt" checkout -q --detach "$head"
+		[ -d "$BUILD/kernel-$mv" ] || cp -a "$BUILD/kernel-default" "$BUILD/kernel-$mv"
+		build "$BUILD/check-modabi-series.log" "modabi: the series builds with symbol versions" $mv Image modules
+		# The series without the guard: its #ifdef __GENKSYMS__ ... #else
+		# and #endif lines taken out, the #else branch kept.
+		n=$(python3 - "$wt" <<'PY'
+import re, subprocess, sys
+wt = sys.argv[1]
+files = subprocess.run(["git", "-C", wt, "grep", "-l", "__GENKSYMS__", "--", "arch/arm64"],
+                       capture_output=True, text=True).stdout.split()
+n = 0
+for f in files:
+    path = f"{wt}/{f}"
+    lines = open(path).read().split("\n")
+    out, i = [], 0
+    while i < len(lines):
+        if lines[i].strip() == "#ifdef __GENKSYMS__":
+            j = lines.index("#else", i)
+            k = lines.index("#endif", j)
+            if "system_cpucaps" in "\n".join(lines[i:k]):
+                out += lines[j + 1:k]
+                i, n = k + 1, n + 1
+                continue
+        out.append(lines[i])
+        i += 1
+    open(path, "w").write("\n".join(out))
+print(n)
+PY
+)
+		ng=$BUILD/kernel-modabi-noguard
+		if [ "${n:-0}" -lt 1 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "modabi: found no __GENKSYMS__ guard of system_cpucaps under arch/arm64 to take out"
+		else
+			[ -d "$ng" ] || cp -a "$BUILD/kernel-$mv" "$ng"
+			KTREE=$wt KOUT=$ng build "$BUILD/check-modabi-noguard.log" \
+				"modabi: the series without the $n __GENKSYMS__ guard(s) of system_cpucaps builds" $mv Image modules
+			git -C "$wt" checkout -q -- .
+		fi
+		[ $fail = "$f0" ] || continue
+		# CRCs: every symbol both export keeps it; without the guard,
+		# system_cpucaps' changes (the comparison can see a change).
+		crcs() { awk '{ print $2, $1 }' "$1/Module.symvers" | sort; }
+		diffs=$(join <(crcs "$base_out") <(crcs "$BUILD/kernel-$mv") | awk '$2 != $3')
+		both=$(join <(crcs "$base_out") <(crcs "$BUILD/kernel-$mv") | wc -l)
+		echo "# exported by both the base and the series: $both symbols; base only: $(join -v1 <(crcs "$base_out") <(crcs "$BUILD/kernel-$mv") | wc -l), series only: $(join -v2 <(crcs "$base_out") <(crcs "$BUILD/kernel-$mv") | wc -l)"
+		[ -z "$diffs" ] || echo "$diffs" | sed 's/^/# CRC changed (symbol base series): /'
+		rc=0
+		[ -z "$diffs" ] && [ "$both" -gt 0 ] || rc=1
+		result $rc "modabi: every symbol the base and the series both export keeps its CRC ($both symbols)"
+		ngd=$(join <(crcs "$base_out") <(crcs "$ng") | awk '$2 != $3')
+		echo "$ngd" | sed 's/^/# without the guard, CRC changed (symbol base series): /'
+		rc=0
+		[ "$(echo "$ngd" | awk '{ print $1 }')" = system_cpucaps ] || rc=1
+		result $rc "modabi: without the guard, system_cpucaps' CRC changes, and no other"
+		# The boots: the module in an initramfs of its own.
+		stage=$BUILD/initramfs-modabi
+		rm -rf "$stage"
+		install -D -m 644 "$mod/modabi_probe.ko" "$stage/lab/modabi/modabi_probe.ko"
+		pack_archive "$stage" "$BUILD/initramfs-modabi.add"
+		cat "$BUILD/initramfs.cpio" "$BUILD/initramfs-modabi.add" >"$BUILD/initramfs-modabi.cpio"
+		boot_result check-modabi-load "modabi: the series' kernel loads the module built against the base, which reads system_cpucaps"
+		rc=0
+		boot_row check-modabi-refuse || rc=$?
+		log=$BUILD/results/check-modabi-refuse.log
+		# The row passes when the suite saw the refusal it expects.
+		[ $rc = 0 ] && grep -q 'refused for system_cpucaps' "$log" || { rc=1; row_tail check-modabi-refuse; }
+		result $rc "modabi: the series without the guard refuses that module (disagrees about version of symbol system_cpucaps)"
+		echo "# modabi gate: $((SECONDS - t0)) s"
+		;;
 	qemu)
 		say "check: QEMU's own suites (qemu/qemu-suites.sh)"
 		rc=0
@@ -320,7 +467,7 @@ for c in $checks; do
 			result 1 "qemu: QEMU's own suites ran (exit status $rc)"
 		}
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm, qemu)" ;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm, modabi, qemu)" ;;
 	esac
 done
 tap_plan

@@ -188,10 +188,10 @@ fits() {
 	printf 'config ARM64\n\tselect ARCH_HAS_NONLEAF_PMD_YOUNG if ARM64_HAFT\n' >"$t/arch/arm64/Kconfig"
 	printf '#define arch_has_hw_nonleaf_pmd_young\tsystem_supports_haft\n' >"$t/arch/arm64/include/asm/pgtable.h"
 	printf 'ALWAYS_BOOT\nBTI\n' >"$t/arch/arm64/tools/cpucaps"
-	(cd "$t" && eval "$1") && base_fits "$t" 110
+	(cd "$t" && eval "$1") && base_fits "$t" 108
 }
 expect pass "base: 6.12.117 with 62df5870ebf7" . fits true
-expect fail "base: 6.12.109, before 62df5870ebf7" 'needs 6\.12\.110 or later' fits "sed -i 's/117/109/' Makefile"
+expect fail "base: 6.12.107, before 62df5870ebf7" 'needs 6\.12\.108 or later' fits "sed -i 's/117/107/' Makefile"
 expect fail "base: a 6.13 tree" 'not 6\.12\.y' fits "sed -i 's/= 12/= 13/' Makefile"
 expect fail "base: 6.12.y that took ARM64_HAFT itself" 'already has FEAT_HAFT' fits "printf 'config ARM64_HAFT\n' >>arch/arm64/Kconfig"
 expect fail "base: 6.12.y with the HAFT cpucap" 'already has FEAT_HAFT' fits "echo HAFT >>arch/arm64/tools/cpucaps"
