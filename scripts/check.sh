@@ -18,11 +18,12 @@
 #     detect FEAT_HAFT and fail the kselftest's non-leaf cases, the patched
 #     one must pass there, and on -cpu max use FEAT_HAFT and pass. The
 #     patch must be checkpatch --strict clean. The branch's KVM patch
-#     (refuse HAFDBS>=HAFT, S1PIE or S1POE with TCRX=0 from
-#     KVM_SET_ONE_REG) is booted as a KVM host on both kernels: unpatched,
-#     guest/src/kvm-idregs must see KVM take the combinations and the
-#     KVM selftest tcr2_idregs must fail; patched, KVM must refuse them
-#     and tcr2_idregs, hidden_features and set_id_regs must pass. The kselftest's mainline
+#     (take FEAT_HAFT away from a VM whose VMM hid FEAT_TCR2, as 7.3
+#     does for S1PIE and S1POE) is booted as a KVM host on both kernels:
+#     unpatched, guest/src/kvm-idregs must see HAFDBS=3 reach the guest
+#     with TCRX=0 and the KVM selftest tcr2_idregs must fail; patched,
+#     the guest must see none of the three, and tcr2_idregs,
+#     hidden_features and set_id_regs must pass. The kselftest's mainline
 #     form (upstream/lru-gen-selftest) must be checkpatch clean too (make
 #     test builds it with that tree's selftests Makefile and runs it).
 #  6. damon: the RFC in upstream/damon-young (MGLRU's walks take the
@@ -268,9 +269,9 @@ for c in $checks; do
 		# The fix must not cost FEAT_HAFT where it works: on max (FEAT_TCR2
 		# too) the patched kernel uses it and passes.
 		boot_result check-mainline-fix-max "mainline: with upstream/tcr2-fix, on max (FEAT_HAFT and FEAT_TCR2) it uses FEAT_HAFT (0x0007) and passes the boot, HAFT and kselftest suites"
-		# The KVM side, both kernels as KVM hosts. Unpatched: KVM takes
-		# the combinations (kvm-idregs passes expecting that), and
-		# tcr2_idregs fails while the two existing tests pass.
+		# The KVM side, both kernels as KVM hosts. Unpatched: HAFDBS=3
+		# reaches a guest without FEAT_TCR2 (kvm-idregs passes expecting
+		# that), and tcr2_idregs fails while the two existing tests pass.
 		rc=0
 		boot_row check-mainline-kvm-base || rc=$?
 		log=$BUILD/results/check-mainline-kvm-base.log
@@ -281,8 +282,8 @@ for c in $checks; do
 			grep -q '^ *ok [0-9]* - kvm selftest hidden_features' "$log" &&
 			grep -q '^ *ok [0-9]* - kvm selftest set_id_regs' "$log" && ok=0
 		[ $ok = 0 ] || row_tail check-mainline-kvm-base
-		result $ok "mainline: unpatched KVM takes HAFDBS=3 with TCRX=0 from KVM_SET_ONE_REG, its guest's TCR2_EL1 write UNDEFs, tcr2_idregs fails, hidden_features and set_id_regs pass"
-		boot_result check-mainline-kvm-fix "mainline: with upstream/tcr2-fix, KVM refuses each feature that needs TCR2_EL1 without FEAT_TCR2, in both write orders, and tcr2_idregs, hidden_features and set_id_regs pass"
+		result $ok "mainline: unpatched KVM leaves HAFDBS=3 (and only that) to a guest whose VMM cleared TCRX, its TCR2_EL1 write UNDEFs, tcr2_idregs fails, hidden_features and set_id_regs pass"
+		boot_result check-mainline-kvm-fix "mainline: with upstream/tcr2-fix, KVM takes FEAT_HAFT, S1PIE and S1POE away from a VM without FEAT_TCR2, and tcr2_idregs, hidden_features and set_id_regs pass"
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
 	damon)
