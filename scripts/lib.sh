@@ -86,9 +86,10 @@ series_files() {
 # base_fits DIR MIN : can the series go on the kernel tree in DIR? It needs
 # 6.12.MIN or later of the 6.12 line, with the partial stable backport of
 # mainline's 62df5870ebf7 ("arm64: Enable ARCH_HAS_NONLEAF_PMD_YOUNG",
-# between 6.12.108 and 6.12.111) that it completes, and without FEAT_HAFT support of its own
-# (efe72541355d and its companions, should 6.12.y ever take them): the
-# series would then add a second ARM64_HAFT. Prints why not and fails.
+# between 6.12.108 and 6.12.111) that it completes, and without FEAT_HAFT
+# support of its own (efe72541355d and its companions, should 6.12.y ever
+# take them): the series would then add a second ARM64_HAFT. Prints why
+# not and fails.
 base_fits() {
 	local dir=$1 min=$2 v p s
 	v=$(sed -n 's/^VERSION = //p' "$dir/Makefile" 2>/dev/null)

@@ -356,13 +356,35 @@ static int listed(const char *list, const char *key)
 	return 0;
 }
 
+/* Is every element of the list a feature's key, or the list "none"? */
+static int valid_list(const char *list)
+{
+	const char *p = list;
+	size_t i;
+
+	if (!strcmp(list, "none"))
+		return 1;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		for (i = 0; i < sizeof(features) / sizeof(features[0]); i++)
+			if (strlen(features[i].key) == n &&
+			    !strncmp(p, features[i].key, n))
+				break;
+		if (i == sizeof(features) / sizeof(features[0]))
+			return 0;
+		p += n + (p[n] == ',');
+	}
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_alarm };
 	struct vm vm;
 	size_t i;
 
-	if (argc != 3 || strcmp(argv[1], "--shown")) {
+	if (argc != 3 || strcmp(argv[1], "--shown") || !valid_list(argv[2])) {
 		fprintf(stderr,
 			"usage: kvm-idregs --shown haft,s1pie,s1poe|none\n");
 		return 2;
