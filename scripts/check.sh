@@ -285,7 +285,7 @@ for c in $checks; do
 			grep -q '^ *ok [0-9]* - kvm selftest set_id_regs' "$log" && ok=0
 		[ $ok = 0 ] || row_tail check-mainline-kvm-base
 		result $ok "mainline: unpatched KVM leaves HAFDBS=3 (and only that) to a guest whose VMM cleared TCRX, its TCR2_EL1 write UNDEFs, tcr2_idregs fails, hidden_features and set_id_regs pass"
-		boot_result check-mainline-kvm-fix "mainline: with upstream/tcr2-fix, KVM takes FEAT_HAFT, S1PIE and S1POE away from a VM without FEAT_TCR2, and tcr2_idregs, hidden_features and set_id_regs pass"
+		boot_result check-mainline-kvm-fix "mainline: with upstream/tcr2-fix, KVM takes FEAT_HAFT and S1PIE (and S1POE, where the host has it) away from a VM without FEAT_TCR2, and tcr2_idregs, hidden_features and set_id_regs pass"
 		echo "# mainline gate: $((SECONDS - t0)) s"
 		;;
 	damon)
