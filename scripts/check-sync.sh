@@ -13,7 +13,7 @@ for f in $added; do
 		bad=1
 	elif ! cmp -s "$tree/$f" "$TOP/$f"; then
 		echo "# $f: copy differs from what the series adds:"
-		diff -u "$tree/$f" "$TOP/$f" | head -20 | sed 's/^/#   /'
+		diff -u "$tree/$f" "$TOP/$f" | head -20 | sed 's/^/#   /' || true
 		bad=1
 	fi
 done
@@ -27,6 +27,24 @@ if [ $bad = 0 ]; then
 	tap_result 0 "added files match patches/ ($(echo "$added" | grep -c .) file(s))"
 else
 	tap_result 1 "added files and patches/ disagree"
+fi
+# One kselftest, two trees: the 6.12 form (the series' copy above) is the
+# mainline form (upstream/lru-gen-selftest) plus the delta recorded in
+# upstream/lru-gen-selftest/6.12.diff (6.12's eviction rule and helper
+# names), and nothing else.
+ml=$(mktemp) && trap 'rm -f "$ml"' EXIT
+awk '/^diff --git a\/tools\/testing\/selftests\/mm\/lru_gen_nonleaf.c/ { f = 1; next }
+	f && /^diff --git/ { f = 0 }
+	f && /^\+/ && !/^\+\+\+ / { print substr($0, 2) }' \
+	"$TOP"/upstream/lru-gen-selftest/0001-*.patch >"$ml"
+delta=$(diff -u --label mainline/lru_gen_nonleaf.c --label 6.12/lru_gen_nonleaf.c \
+	"$ml" "$TOP/tools/testing/selftests/mm/lru_gen_nonleaf.c" || true)
+if [ -s "$ml" ] && [ "$delta" = "$(cat "$TOP/upstream/lru-gen-selftest/6.12.diff")" ]; then
+	tap_result 0 "the 6.12 kselftest is the mainline form plus upstream/lru-gen-selftest/6.12.diff ($(grep -c '^[-+][^-+]' <<<"$delta") lines changed)"
+else
+	diff <(echo "$delta") "$TOP/upstream/lru-gen-selftest/6.12.diff" | head -20 | sed 's/^/#   /' || true
+	tap_result 1 "the 6.12 kselftest and the mainline form differ by more than upstream/lru-gen-selftest/6.12.diff"
+	bad=1
 fi
 # results/README.md and the cover letter's numbers are generated from the
 # committed data (results/test.json, results/bench.csv): no figure typed

@@ -23,13 +23,14 @@ pkgs=$(tr -s ' \n' ',' <"$TOP/guest/packages" | sed 's/,$//')
 [ "$LAB_ARCH" = arm64 ] || pkgs=busybox-static,bash-static
 rootfs=$(debian_extract rootfs "$pkgs") || exit 1
 
-# Our own programs, static, warnings on and fatal. They share the
-# kselftest's lru_gen helper (tools/testing/selftests/mm/lru_gen_util.c,
-# the series' copy): compiled once into a library, not a program, that
-# each program is linked with (only what it uses is taken).
+# Our own programs, static, warnings on and fatal. They share the lab's
+# lru_gen helper (guest/lib/lru_gen_util.c: reading lru_gen, driving
+# walks, making room on 6.12): compiled once into a library, not a
+# program, that each program is linked with (only what it uses is taken).
+# The kselftest no longer uses it: it reads lru_gen_full itself.
 bin=$BUILD/guest-bin$sfx
 lib=$BUILD/guest-lib$sfx
-helper=$TOP/tools/testing/selftests/mm/lru_gen_util
+helper=$TOP/guest/lib/lru_gen_util
 mkdir -p "$bin" "$lib"
 if [ ! -f "$lib/liblru_gen_util.a" ] || [ "$helper.c" -nt "$lib/liblru_gen_util.a" ] ||
 	[ "$helper.h" -nt "$lib/liblru_gen_util.a" ]; then

@@ -100,7 +100,7 @@ run_logged "$out/build.log" make -C "$src" -j"$JOBS" TARGETS=mm \
 	die "a macro was redefined building the selftests (see above and $out/build.log)"
 # The series' test builds without a warning (the kernel's own may warn:
 # mremap_test does with some compilers).
-! grep -n -E '^(lru_gen_nonleaf|lru_gen_util)\.[ch]:[0-9:]+ warning:' "$out/build.log" ||
+! grep -n -E '^(lru_gen_nonleaf|cgroup_util)\.[ch]:[0-9:]+ warning:' "$out/build.log" ||
 	die "lru_gen_nonleaf builds with warnings (see above and $out/build.log)"
 
 # What must be there, and nothing unplanned: every program the lab runs,

@@ -61,26 +61,28 @@ def read(path):
 # ---------------------------------------------------------------- collect
 
 def kselftest_facts(log):
-    """The first lru_gen_nonleaf run of a boot: its cases and walks."""
+    """The first lru_gen_nonleaf run of a boot, either form: its cases and walks."""
     text = read(log)
-    # 'ok N - NAME # SKIP why' now, 'ok N - # SKIP NAME: why' before
-    cases = re.findall(r"^ +(ok|not ok) [1-7] - ((?:# SKIP )?(?:cold set|hot subset|toggling|THP).*)$",
-                       text, re.M)
+    # Both forms name their six cases alike: 'ok N - NAME' or 'ok N - NAME # SKIP why'
+    cases = re.findall(r"^ +(ok|not ok) [1-6] - ((?:cold set|hot regions|THP).*)$", text, re.M)
     if not cases:
         return None
-    first = [(r, "# SKIP" in rest) for r, rest in cases[:7]]
+    first = [(r, "# SKIP" in rest) for r, rest in cases[:6]]
     f = {
         "ok": sum(1 for r, s in first if r == "ok" and not s),
         "skip": sum(1 for _, s in first if s),
         "fail": sum(1 for r, _ in first if r == "not ok"),
     }
-    m = re.search(r"cold walks visited (\d+) leaf entries with non-leaf young on, (\d+) off", text)
-    if m:
-        f["cold_visited_on"], f["cold_visited_off"] = int(m.group(1)), int(m.group(2))
-    m = re.search(r"every cold walk visited all (\d+) leaf entries", text)
+    cold = re.findall(r"^ +# cold set, non-leaf young (off|on): .*: cold walk: (\d+) of (\d+) tables "
+                      r"entered, (\d+) entries visited", text, re.M)
+    for setting, entered, tables, visited in cold:
+        f.setdefault("cold_visited_" + setting, int(visited))
+        f.setdefault("cold_tables_" + setting, int(entered))
+        f.setdefault("tables", int(tables))
+    m = re.search(r"^ +# off cold: visited (\d+) ", text, re.M)
     if m:
         f["set_pages"] = int(m.group(1))
-    m = re.search(r"youngest gen after re-touching (\d+) pages", text)
+    m = re.search(r"hot walk: all \d+ tables entered, \d+ added; (\d+) pages touched", text)
     if m:
         f["hot_pages"] = int(m.group(1))
     return f
@@ -225,7 +227,9 @@ def cover_numbers(test, bmeta, age, rec, grd):
               "hardware's Access-flag updates (TCG sets them for free)."),
          para(f"The selftest on QEMU {run['qemu']} with our patches ({run['date']}), a cold set of "
               f"{n(g['set_pages'])} pages; leaf entries visited by a cold walk with non-leaf young "
-              "off and on:"),
+              "off and on" + (f" (one sentinel page touched before it: with 0x0007 its table, "
+                              f"{g['cold_tables_on']} of {n(g['tables'])}, is the only one entered)"
+                              if "cold_tables_on" in g else "") + ":"),
          "\n".join([f"  {'kernel':<34}{'0x0003':>9}  {'0x0007':>9}",
                     f"  {'this series, ' + gb.get('kernel', '?'):<34}{n(g['cold_visited_off']):>9}  "
                     f"{n(g['cold_visited_on']):>9}",
@@ -493,15 +497,19 @@ def results_readme(test, bmeta, age, rec, grd):
         det = ("yes" if b.get("haft_detected") else "no") if b else ""
         L.append(f"| `{name}` | {p} | {f} | {s} | {b.get('kernel', '')} | {det} | {ks} |")
     L += ["", "## The kselftest's cold walks", "",
-          "Leaf entries visited by the first cold walk with non-leaf young off (`0x0003`) and on "
-          "(`0x0007`), and the hot subset the test re-touched (found young both ways):", "",
-          "| boot | kernel | set, pages | visited, off | visited, on | hot subset, pages |",
-          "|---|---|---|---|---|---|"]
+          "Leaf entries visited and PTE tables entered by the first cold walk with non-leaf young off "
+          "(`0x0003`) and on (`0x0007`), one sentinel page touched before it, and the pages of the "
+          "hot regions the test re-touched (found young both ways):", "",
+          "| boot | kernel | set, pages | visited, off | visited, on | tables entered, off / on | hot regions, pages |",
+          "|---|---|---|---|---|---|---|"]
     for name, b in test["boots"].items():
         k = b.get("kselftest")
         if k and "cold_visited_on" in k:
+            tables = (f"{n(k['cold_tables_off'])} / {n(k['cold_tables_on'])}"
+                      if "cold_tables_on" in k else "")
             L.append(f"| `{name}` | {b.get('kernel', '')} | {n(k.get('set_pages', 0))} | "
-                     f"{n(k['cold_visited_off'])} | {n(k['cold_visited_on'])} | {n(k.get('hot_pages', 0))} |")
+                     f"{n(k['cold_visited_off'])} | {n(k['cold_visited_on'])} | {tables} | "
+                     f"{n(k.get('hot_pages', 0))} |")
     m = test["memcgs"]
     L += ["", f"`guest-memcgs`: `lru_gen_full` was {n(m['bytes'])} bytes with {m['memcgs']} memcgs. "
           f"`guest-lowmem` skipped, as it must: `{test['lowmem_skip']}`.", "",

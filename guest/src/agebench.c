@@ -35,9 +35,9 @@
  * deterministic cost; "youngest" the pages in the youngest generation after
  * it (pages promoted). Lines starting '#' are commentary.
  *
- * The walk protocol is the kselftest's (selftests/mm/lru_gen_nonleaf), and
- * so is the code that reads lru_gen and drives the walks (lru_gen_util.c,
- * next to it): force_scan=0 for every measured walk, a force_scan=1 seed
+ * The walk protocol is the kselftest's (selftests/mm/lru_gen_nonleaf); the
+ * code that reads lru_gen and drives the walks is the lab's (guest/lib/
+ * lru_gen_util.c): force_scan=0 for every measured walk, a force_scan=1 seed
  * walk to fill the Bloom filter, an mprotect() round trip through PROT_NONE
  * before touching so the emulator's TLB cannot hide accesses, and eviction
  * only of (nearly) empty generations. The page size is the system's.

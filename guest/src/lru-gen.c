@@ -2,7 +2,7 @@
 /*
  * lru-gen: what the guest's shell suites need from debugfs lru_gen and
  * lru_gen_full, through the kselftest's helper
- * (tools/testing/selftests/mm/lru_gen_util.c), so that no suite parses
+ * (guest/lib/lru_gen_util.c), so that no suite parses
  * those files itself.
  *
  * Usage: lru-gen COMMAND ARGS...

@@ -42,10 +42,11 @@ tee_status() {
 	status_to "$_ts_f.rc" "$@" | tee "$_ts_f"
 	return "$(status_from "$_ts_f.rc")"
 }
-# pmd_span_mib MIN : the PMD span in MiB (hpage_pmd_size), or MIN if that
-# is more: the smallest set the kselftest takes is one span.
+# pmd_span_mib MIN : MIN MiB, or two PMD spans (hpage_pmd_size) where that
+# is more: the smallest set lru_gen_nonleaf -s takes (1 GiB with 64 KiB pages).
 pmd_span_mib() {
 	_ps_m=$(($(cat /sys/kernel/mm/transparent_hugepage/hpage_pmd_size 2>/dev/null || echo 2097152) >> 20))
+	_ps_m=$((2 * _ps_m))
 	echo $((_ps_m > $1 ? _ps_m : $1))
 }
 
