@@ -58,7 +58,7 @@ while getopts b:k:K:c:a:r:t:e:n:iN opt; do
 	esac
 done
 [ $OPTIND -gt $# ] || die "$usage"
-mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} icount=${ICOUNT:-0} initrd=${INITRD:-$BUILD/initramfs.cpio}
+mem=${MEM:-3G} numa_sizes=${NUMA:-} virt=${VIRT:-0} icount= initrd=${INITRD:-$BUILD/initramfs.cpio}
 haft= caps= initrd_name=
 if [ -n "$row" ]; then
 	[ -z "$append$run$tmo$expect" ] || die "boot.sh -b $row: the row gives the command line, suites, timeout and expectation (no -a, -r, -t or -e)"
@@ -83,7 +83,8 @@ if [ -n "$row" ]; then
 		mem=*) mem=${m#mem=} ;;
 		numa=*) numa_sizes=${m#numa=} ;;
 		virt) virt=1 ;;
-		icount) icount=1 ;;
+		icount) icount=0 ;;
+		icount=*) icount=${m#icount=} ;;
 		initrd=*) initrd_name=${m#initrd=} initrd=$BUILD/initramfs-${m#initrd=}.cpio ;;
 		esac
 	done
@@ -194,7 +195,13 @@ Q=("$QEMU" -M "$machine" -cpu "$qcpu" -smp "$smp" -m "$mem" "${numa[@]}" -nic no
 # ICOUNT=1 (a row's icount): the guest's clock counts the instructions it
 # executes, 1 ns each (shift=0), and skips idle time (sleep=off), so the
 # guest's own timings are instruction counts, the same on every run.
-[ "$icount" = 1 ] && Q+=(-icount shift=0,sleep=off)
+# icount=N (ICOUNT_SHIFT=N): 2^N ns per instruction, the same kind of
+# clock running 2^N times faster, for guests that must sleep or spin for
+# given times (the mm kselftest rows).
+# icount holds the shift, empty without icount.
+[ "${ICOUNT:-0}" = 0 ] || icount=${icount:-${ICOUNT_SHIFT:-0}}
+[ -z "$icount" ] || [[ "$icount" =~ ^[0-9]$ ]] || die "icount shift '$icount' is not 0..9"
+[ -z "$icount" ] || Q+=(-icount "shift=$icount,sleep=off")
 [ $x86 = 0 ] || Q+=(-accel tcg)
 
 if [ $dry = 1 ]; then

@@ -3,7 +3,8 @@
 # so do not fit in CI's budget. Run it before changing patches/.
 #  1. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
 #     LRU_GEN=n, 52-bit VA/LPA2 (5 levels) and 64 KiB pages; the last two
-#     are also booted (make test builds and boots 16 KiB pages);
+#     and the one without THP are also booted (make test builds and boots
+#     16 KiB pages);
 #  2. W=1: the C files the series modifies have no more W=1 warnings than
 #     on the base;
 #  3. bisect: every prefix of the series builds with the default fragment;
@@ -11,6 +12,13 @@
 #     without FEAT_HAFT (arch_has_hw_nonleaf_pmd_young() made always true,
 #     DEBUG_VM on, booted on max,haft=off): the kselftest must fail and
 #     pmdp_test_and_clear_young() must warn.
+#  4a. skipmm: the kselftest's positive control: a kernel whose walk skips
+#     the mm on every second walk without force_scan (the cold walk of
+#     each case) must fail the cold case with non-leaf young on, by its
+#     sentinel (young 0, no table entered).
+#  4b. ksftconfig: a kernel from arm64's defconfig, virt.config and the
+#     kselftest's own config fragment builds, keeps what the series adds to
+#     that fragment, and runs the kselftest (row check-ksftconfig-boot).
 #  5. mainline: the fix for mainline in upstream/tcr2-fix: Debian's newest
 #     mainline source (scripts/mainline-tree.sh) is built as it is and with
 #     the fix, both are booted on a CPU that claims FEAT_HAFT without
@@ -51,7 +59,9 @@
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
 # Its boots are the table's check rows (boots at the top): check-va52-boot,
-# check-64k-boot, check-lie-boot (kernel lie: build/kernel-lie),
+# check-64k-boot, check-nothp-boot, check-lie-boot (kernel lie: build/kernel-lie),
+# check-skipmm-boot (kernel skipmm: build/kernel-skipmm),
+# check-ksftconfig-boot (kernel ksftconfig: build/kernel-ksftconfig),
 # check-mainline-base, check-damon-young-base and -fix (build/kernel-mainline-idle-base
 # and -fix),
 # check-mainline-fix and check-mainline-fix-max (build/kernel-mainline-base
@@ -64,7 +74,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie mainline damon kvm modabi qemu}
+checks=${CHECKS:-variants w1 bisect lie skipmm ksftconfig mainline damon kvm modabi qemu}
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -130,6 +140,13 @@ for c in $checks; do
 			boot_result check-va52-boot "variant va52 boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
 		else
 			result 1 "variant va52 boots (no va52 Image, QEMU or initramfs: run 'make build')"
+		fi
+		# Without THP the kselftest's THP cases skip, and nothing fails.
+		if [ -f "$BUILD/kernel-nothp/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] &&
+			[ -f "$BUILD/initramfs.cpio" ]; then
+			boot_result check-nothp-boot "variant nothp boots on -cpu max: boot, HAFT and kselftest suites pass, its THP cases skip"
+		else
+			result 1 "variant nothp boots (no nothp Image, QEMU or initramfs: run 'make build')"
 		fi
 		# 64 KiB pages: a PMD spans 512 MiB, and the kselftest's set is
 		# two regions of it.
@@ -361,6 +378,64 @@ for c in $checks; do
 		[ $ok = 0 ] || row_tail check-kvm-lie-boot
 		result $ok "kvm lie: that host's aging of the VMM's memory fails the kvm suite's 0x0007 checks"
 		;;
+	skipmm)
+		# The kselftest's positive control. A walk without force_scan skips
+		# an mm that did not run since the last walk; this mutant makes it
+		# skip the mm on every second such walk (the cold walk of each
+		# case), so that the cold walk sees nothing. A check that only
+		# bounds what the cold walk visits passes that; the sentinel must
+		# make the cold case with non-leaf young on fail, found old with no
+		# table entered.
+		git -C "$wt" checkout -q --detach "$head"
+		v=$wt/mm/vmscan.c
+		perl -0pi -e 's/(static struct mm_struct \*get_next_mm\(struct lru_gen_mm_walk \*walk\)\n\{)/static unsigned long lab_skipmm_walks;\n\n$1/;
+			s/if \(!walk->force_scan && !test_bit\(key, &mm->lru_gen\.bitmap\)\)/if (!walk->force_scan && (!test_bit(key, &mm->lru_gen.bitmap) || !(++lab_skipmm_walks & 1)))/' "$v"
+		n=$(git -C "$wt" diff | grep -c '^+.*lab_skipmm_walks' || true)
+		if [ "$n" != 2 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "skipmm: expected to change get_next_mm() of $v in two places, changed $n"
+			continue
+		fi
+		seed "$BUILD/kernel-skipmm"
+		KTREE=$wt KOUT=$BUILD/kernel-skipmm build "$BUILD/check-skipmm.log" \
+			"skipmm: a kernel whose walk skips the mm on every second walk without force_scan builds" default
+		git -C "$wt" checkout -q -- .
+		rc=0
+		boot_row check-skipmm-boot || rc=$?
+		log=$BUILD/results/check-skipmm-boot.log
+		ok=1
+		[ $rc != 0 ] && grep -q '^ *not ok [0-9]* - cold set, non-leaf young on' "$log" &&
+			grep -q '^ *# cold set, non-leaf young on: .*cold walk 1: young 0, tables 0/0 ' "$log" && ok=0
+		[ $ok = 0 ] || row_tail check-skipmm-boot
+		result $ok "skipmm: the kselftest's cold case with non-leaf young on fails by its sentinel when the walk skips the mm"
+		;;
+	ksftconfig)
+		# A tester's kernel, not the lab's: the architecture's defconfig
+		# with the tree's virt.config and the kselftest's own fragment
+		# (tools/testing/selftests/mm/config), the way the kselftest
+		# documentation builds one. The lines the series adds to that
+		# fragment must hold; upstream's that cannot on arm64 (a '# '
+		# line each) are reported, not fatal. Booted with the haft and
+		# kselftest suites (not boot: defconfig leaves MGLRU off at boot,
+		# CONFIG_LRU_GEN_ENABLED=n, and the kselftest turns it on itself).
+		kf=$tree/tools/testing/selftests/mm/config
+		out=$BUILD/kernel-ksftconfig
+		# (a cold build takes most of an hour on 2 CPUs)
+		KCHECK=warn KBASE=defconfig KFRAGS="$tree/arch/arm64/configs/virt.config $kf" \
+			build "$BUILD/check-ksftconfig.log" "ksftconfig: defconfig + virt.config + selftests/mm/config builds" ksftconfig
+		grep "fragment asks" "$BUILD/check-ksftconfig.log" | sed 's/^/# /' || true
+		added=$(git -C "$tree" diff base HEAD -- tools/testing/selftests/mm/config | sed -n 's/^+\(CONFIG_.*\)/\1/p')
+		miss=
+		for l in $added; do grep -qxF "$l" "$out/.config" 2>/dev/null || miss="$miss $l"; done
+		[ -n "$added" ] && [ -z "$miss" ] && rc=0 || rc=1
+		[ $rc = 0 ] || echo "# lines the series adds to $kf not in the .config:${miss:- (the series adds none)}"
+		result $rc "ksftconfig: what the series adds to selftests/mm/config holds ($(echo $added))"
+		if [ -f "$out/arch/arm64/boot/Image" ] && [ -x "$QEMU" ] && [ -f "$BUILD/initramfs.cpio" ]; then
+			boot_result check-ksftconfig-boot "ksftconfig boots on -cpu max: HAFT detected and used, the kselftest passes"
+		else
+			result 1 "ksftconfig boots (no Image, QEMU or initramfs: run 'make build')"
+		fi
+		;;
 	modabi)
 		# The module ABI of a 6.12.y kernel that freezes one: the series
 		# and its base built with configs/modversions.config (symbol
@@ -470,7 +545,7 @@ PY
 			result 1 "qemu: QEMU's own suites ran (exit status $rc)"
 		}
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, mainline, damon, kvm, modabi, qemu)" ;;
+	*) die "unknown check '$c' (variants, w1, bisect, lie, skipmm, ksftconfig, mainline, damon, kvm, modabi, qemu)" ;;
 	esac
 done
 tap_plan

@@ -134,6 +134,10 @@ for clean in "$data"/*.log; do
 	expect fail "$base: a second plan in a suite" 'a second plan' judge "$m" "$suites"
 	edit "$clean" 's && !d && /^ok [0-9]+ / { sub(/^ok/, "not ok"); d = 1 } { print }' >"$m"
 	expect fail "$base: a failed result" 'not ok [0-9]+' judge "$m" "$suites"
+	# A program that prints no TAP (khugepaged): its failed step, in the
+	# output before the failed result, is shown with the result.
+	edit "$clean" 's && !d && /^ok [0-9]+ / { print "# Collapse fully populated PTE table......\033[31mTimeout\033[0m"; sub(/^ok/, "not ok"); d = 1 } { print }' >"$m"
+	expect fail "$base: a failed result shows its program's failed step" 'step +[0-9]+ \| # Collapse fully populated PTE table\.+.*Timeout' judge "$m" "$suites"
 	edit "$clean" '{ print } s && !d && /^ok [0-9]+ / { print "Bail out! cannot go on"; d = 1 }' >"$m"
 	expect fail "$base: a bail out" 'Bail out!' judge "$m" "$suites"
 

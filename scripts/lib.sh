@@ -395,8 +395,8 @@ boots_load() {
 		[[ "$cpu" =~ ^[a-z0-9][a-z0-9,=_.-]*$ ]] || die "$where: $name: bad cpu '$cpu'"
 		if [ "$machine" != - ]; then
 			for m in ${machine//+/ }; do
-				[[ "$m" =~ ^(mem=[1-9][0-9]*[MG]|numa=[0-9]+,[0-9]+|virt|icount|initrd=[a-z0-9-]+)$ ]] ||
-					die "$where: $name: machine item '$m' is not mem=SIZE, numa=MIB0,MIB1, virt, icount or initrd=NAME"
+				[[ "$m" =~ ^(mem=[1-9][0-9]*[MG]|numa=[0-9]+,[0-9]+|virt|icount|icount=[0-9]|initrd=[a-z0-9-]+)$ ]] ||
+					die "$where: $name: machine item '$m' is not mem=SIZE, numa=MIB0,MIB1, virt, icount, icount=SHIFT or initrd=NAME"
 			done
 		fi
 		for s in ${suites//,/ }; do

@@ -200,6 +200,28 @@ def show(log_lines, where, context=4):
         print(f"   {mark}{i + 1:6} | {log_lines[i]}")
 
 
+# The failed steps of a program that prints no TAP of its own
+# (khugepaged's "... Fail", "... Timeout"): a failed result line is
+# preceded by its program's output, back to the result line before it.
+STEP_FAIL = re.compile(r"\b(Fail|FAIL|Timeout|TIMEOUT|Bail out)\b")
+STEP_END = re.compile(r"^\s*(# )*(not )?ok \d+")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def show_failed_steps(log_lines, where, limit=10):
+    if not (0 <= where < len(log_lines)) or \
+            not re.search(r"\bnot ok \d+", log_lines[where]):
+        return
+    steps = []
+    for i in range(where - 1, max(-1, where - 2000), -1):
+        if STEP_END.match(log_lines[i]):
+            break
+        if STEP_FAIL.search(ANSI.sub("", log_lines[i])):
+            steps.append(i)
+    for i in reversed(steps[:limit]):
+        print(f"    step {i + 1:6} | {log_lines[i]}")
+
+
 def record(name, path, t, ktap, log_lines):
     d = os.environ.get("LAB_RESULTS")
     if d:
@@ -211,6 +233,7 @@ def record(name, path, t, ktap, log_lines):
     for what, where in t.problems:
         print(f"--- {name}: {what} (line {where + 1} of {path}):")
         show(log_lines, where)
+        show_failed_steps(log_lines, where)
     verdict = "PASS" if t.failed == 0 else "FAIL"
     print(f"{name}: {verdict}: {t.passed} passed, {t.failed} failed, "
           f"{t.skipped} skipped")
