@@ -101,6 +101,16 @@ def ratio(pairs, digits=3):
     return (med(r), min(r), max(r)), f"{med(r):.{digits}f} ({min(r):.{digits}f}..{max(r):.{digits}f})"
 
 
+def aa_arm(d):
+    """An A/A control's line (bench-apps lab.apps=NAME:aa3|aa7, arm=A|B, both
+    phases one setting): its first phase takes 0x0003's place and its
+    second 0x0007's, so that the same code pairs them and its 'on/off'
+    ratios are the A/A spread. The setting stays in 'setting'."""
+    if d.get("arm") in ("A", "B"):
+        d["setting"] = d.get("caps")
+        d["caps"] = OFF if d["arm"] == "A" else ON
+
+
 def read_logs(paths):
     bench, reclaim, guard, agent = [], [], [], []
     global APP_LINES
@@ -126,6 +136,7 @@ def read_logs(paths):
                     continue
                 d = fields(line, "AGENT")
                 if d and "cpu_ms" in d:
+                    aa_arm(d)
                     d["_part"] = "agent"
                     agent.append(d)
                     continue
@@ -134,10 +145,12 @@ def read_logs(paths):
                     APPS_INTERVAL[("x86-" if x86 else "") + m.group(1)] = float(m.group(2))
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
+                    aa_arm(d)
                     APP_LINES.append(d)
                     continue
                 d = fields(line, "AGENT-JOB")
                 if d and "ops_per_s" in d:
+                    aa_arm(d)
                     d["_part"] = "agent-job"
                     agent.append(d)
                     continue
@@ -424,17 +437,24 @@ def growth_table(bench, out):
     return pts
 
 
-def target(name, label, r, bound, holds, unit="ratio"):
+def target(name, label, r, bound, holds, unit="ratio", exercised=True):
     """One target of summary.json: the paired ratio's median, low and high
     against its bound. met: every pair on the right side of the bound;
     missed: every pair on the wrong side; unresolved: pairs on both sides
-    (or no pairs)."""
+    (or no pairs); not exercised: the phases did not do what the target
+    names (exercised=False: no walk, no reclaim), whatever the ratios say,
+    so a target that could not fail is never met."""
     t = {"name": name, "label": label, "median": None, "low": None, "high": None, "bound": bound,
          "holds": holds, "unit": unit, "verdict": "unresolved"}
+    if r is not None and r[0] is not None:
+        m, lo, hi = r
+        t.update(median=round(m, 6), low=round(lo, 6), high=round(hi, 6))
+    if not exercised:
+        t["verdict"] = "not exercised"
+        return t
     if r is None or r[0] is None:
         return t
     m, lo, hi = r
-    t.update(median=round(m, 6), low=round(lo, 6), high=round(hi, 6))
     if holds == "<=":
         ok_all, bad_all = hi <= bound, lo > bound
     elif holds == ">=":
@@ -507,7 +527,7 @@ def targets_md(ts, out):
 
 def write_summary(path, ts, pts, apps=()):
     doc = {"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound", "holds",
-                                          "verdict")} for t in ts],
+                                          "verdict", "aa") if k in t} for t in ts],
            "growth": [{"sweep": w, "x": x, "walk": label,
                        "ms_off": m.get("off", (None, None))[0], "ms_on": m.get("on", (None, None))[0],
                        "visited_off": m.get("off", (None, None))[1], "visited_on": m.get("on", (None, None))[1],
@@ -575,6 +595,12 @@ APPS_BOUNDS = {
                  "is left alone in the next"),
     "client": ("neutral", "the foreground set is static; a background instance that woke is walked whole"),
 }
+# Stated on 2026-12-03, before any run measured it: the p99 latency from
+# when each request was due (kvload -r, pgbench -R) no more than 10%
+# higher with 0x0007, paired. It replaces the fixed-rate throughput
+# targets, which could not fail while the program kept up with the rate.
+APPS_P99 = 1.10
+AA = re.compile(r"-aa[37]$")  # an A/A control's policy suffix (bench-apps lab.apps=NAME:aa3|aa7)
 AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
 JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
 
@@ -633,6 +659,7 @@ def apps_section(agent, out):
     out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     curve = cold_curve()
     ts = []
+    floors = {}  # (workload, policy): [(aa3|aa7, cpu spread, program spread)]
     apps = {}
     for d in APP_LINES:
         apps.setdefault(d["tag"], {}).setdefault(d["caps"], {})[int(d["pair"])] = d
@@ -643,6 +670,8 @@ def apps_section(agent, out):
         if not ph:
             continue
         kind = APPS_BOUNDS.get(wl.removeprefix("x86-"), ("neutral", ""))[0] if pol == "wss" else "neutral"
+        if AA.search(pol):
+            kind = "A/A"
         bound = APPS_PAYS if kind == "pays" else APPS_NEUTRAL
         pairs = sorted(set(ph.get(OFF, {})) & set(ph.get(ON, {})))
         cpu_pairs = [(ph[OFF][p]["cpu_ms"], ph[ON][p]["cpu_ms"]) for p in pairs]
@@ -690,23 +719,67 @@ def apps_section(agent, out):
                    f"{'–' if sweep is None else f'{sweep:.2f}'} | "
                    f"{spread([x for x, _ in tp], 0)} / {spread([y for _, y in tp], 0)} | {trs} | "
                    f"{spread(p99[OFF], 0)} / {spread(p99[ON], 0)} |")
+        # What the phases did: a target about aging is exercised only when
+        # every measured phase walked, one about the program only when
+        # every phase walked or reclaimed; otherwise its ratios compare
+        # phases that did nothing and it is "not exercised", never met
+        # (redis-zipf/memmax made no walk and reclaimed nothing in all 40
+        # phases, and its throughput target read "met").
+        phases = [v for c in (OFF, ON) for v in ph.get(c, {}).values()]
+        walked = bool(phases) and all(v["walks"] > 0 for v in phases)
+        touched = bool(phases) and all(v["walks"] > 0 or v["reclaimed_kib"] > 0 for v in phases)
+        if AA.search(pol):
+            # an A/A control: no target of its own; its spreads are the
+            # floor printed beside the targets of the policy it controls
+            lp = [(float(a[OFF][p]["p99_us"]), float(a[ON][p]["p99_us"]))
+                  for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))
+                  if num(a[OFF][p].get("p99_us")) and num(a[ON][p].get("p99_us"))]
+            floors[(wl, AA.sub("", pol))] = floors.get((wl, AA.sub("", pol)), []) + [
+                (AA.search(pol).group(0)[1:], r, ratio(lp)[0] if lp else tr)]
+            continue
         if pol != "memmax":
             word = "at least 30% lower" if kind == "pays" else "no more than 1% higher"
             # One rule for every target (target()): met only when every
             # pair is on the right side of the bound.
             t = target(f"apps-{wl}-{pol}-cpu", f"{tag}: aging CPU {word} with 0x0007 (stated before "
-                       f"measuring: {kind}), {len(pairs)} pairs", r, bound, "<=")
+                       f"measuring: {kind}), {len(pairs)} pairs", r, bound, "<=", exercised=walked)
             ts.append(t)
-        tt = target(f"apps-{wl}-{pol}-throughput", f"{tag}: the program's throughput no more than 1% "
-                    f"lower with 0x0007, {len(tp)} pairs", tr, JOB_BOUND, ">=")
+        # The load is offered at a fixed rate, about a third of what the
+        # servers manage: their throughput follows the rate unless they fall
+        # behind, so it is shown (the table) but is not a target. What a
+        # stall costs shows in the latency counted from when each request
+        # was due (kvload -r, pgbench -R): the p99, paired, is the target.
+        # The JVM has no latency: its published request count stays a
+        # target there, as the one program measure it has.
+        if any(p99[OFF]) or any(p99[ON]):
+            lp = [(float(a[OFF][p]["p99_us"]), float(a[ON][p]["p99_us"]))
+                  for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))
+                  if num(a[OFF][p].get("p99_us")) and num(a[ON][p].get("p99_us"))]
+            tt = target(f"apps-{wl}-{pol}-p99", f"{tag}: the program's p99 latency, from when each "
+                        f"request was due, no more than {100 * (APPS_P99 - 1):.0f}% higher with 0x0007, "
+                        f"{len(lp)} pairs", ratio(lp)[0], APPS_P99, "<=", exercised=touched)
+        else:
+            tt = target(f"apps-{wl}-{pol}-throughput", f"{tag}: the program's throughput no more than 1% "
+                        f"lower with 0x0007, {len(tp)} pairs", tr, JOB_BOUND, ">=", exercised=touched)
         ts.append(tt)
     out.append("\nBounds, stated before measuring (scripts/bench-report.py, APPS_BOUNDS):\n")
     for wl, (kind, why) in APPS_BOUNDS.items():
         out.append(f"- {wl}: {kind} with wss ({why})")
     out.append("\n### Real-application targets\n")
+    out.append("Beside each, where the run had one, its A/A control (lab.apps=NAME:aa3 or NAME:aa7: both phases "
+               "of every pair one setting, through the same path): the range of its paired ratios, "
+               "the floor an on/off range must clear.\n")
     for t in ts:
         rng = "–" if t["median"] is None else f"{t['median']:.3f} ({t['low']:.3f}..{t['high']:.3f})"
-        out.append(f"- {t['verdict']}: {t['label']}: {rng}")
+        fl = []
+        for (fw, fp), v in floors.items():
+            if t["name"].startswith(f"apps-{fw}-{fp}-") and t["name"][len(f"apps-{fw}-{fp}-"):] in (
+                    "cpu", "p99", "throughput"):
+                for name, rc, rp in v:
+                    x = rc if t["name"].endswith("-cpu") else rp
+                    t.setdefault("aa", {})[name] = None if not x else [round(x[1], 6), round(x[2], 6)]
+                    fl.append(f"{name} {'–' if not x else f'{x[1]:.3f}..{x[2]:.3f}'}")
+        out.append(f"- {t['verdict']}: {t['label']}: {rng}" + (f"; A/A: {', '.join(fl)}" if fl else ""))
     return ts
 
 
@@ -1071,7 +1144,7 @@ def main():
                         w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v])
         with open(os.path.join(d, "apps-summary.json"), "w") as f:
             json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
-                                                       "holds", "verdict")} for t in ats],
+                                                       "holds", "verdict", "aa") if k in t} for t in ats],
                        "apps": APPS_STATS}, f, indent=1)
             f.write("\n")
     md = os.path.join(d, "bench.md")
