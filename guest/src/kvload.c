@@ -37,8 +37,11 @@
  *             when the timed run starts, then updated after each operation
  *   -T TAG    a label for the output (default none)
  *   -S SEED   the random seed (default 1): runs with one seed repeat
- * A request's latency is from the start of its send to the end of its
- * reply (CLOCK_MONOTONIC), kept in a log-linear histogram (32 sub-buckets
+ * A request's latency is from when it was due to the end of its reply
+ * (CLOCK_MONOTONIC): with -r, the time the schedule gave it, however late
+ * a busy connection let it go out, so that a stall counts for every
+ * request it held back and not only the one in flight (as wrk2 measures);
+ * without -r, the start of its send. It is kept in a log-linear histogram (32 sub-buckets
  * per power of two: within 3%) of GETs and SETs together; percentiles are
  * bucket middles. A GET that finds no value is a miss, counted (evicted,
  * or never written: without -L); a value of the wrong length or contents,
@@ -91,7 +94,7 @@ enum dist { UNIFORM, ZIPF, RECENT };
 struct conn {
 	int fd;
 	bool busy, set, insert; /* insert: a recent SET at the head */
-	uint64_t key, t_sent;
+	uint64_t key, t_sent, t_due; /* t_due: when -r scheduled it, else 0 */
 	char name[32]; /* "key:" and the number */
 	size_t name_len, in_len;
 	char *in; /* the reply so far */
@@ -545,7 +548,7 @@ static void receive(struct conn *c, bool load)
 	c->busy = false;
 	if (load)
 		return;
-	lat = now_ns() - c->t_sent;
+	lat = now_ns() - (c->t_due ? c->t_due : c->t_sent);
 	hist[bucket(lat)]++;
 	if (lat > iv_max)
 		iv_max = lat;
@@ -596,6 +599,7 @@ static void drive(bool load, const sigset_t *open)
 					break;
 				}
 				choose(c);
+				c->t_due = due;
 				issued++;
 			}
 			send_request(c);
