@@ -60,10 +60,19 @@
  * round
  * line adds round_cpu_ms and round_ms, everything the round did (reading
  * lru_gen_full twice and memory.stat included).
+ * Where the PMU counts retired instructions (QEMU under precise icount;
+ * hardware), every line adds inst (this thread's instructions in the
+ * aging commands or memory.reclaim writes, kernel included) and all_inst
+ * (every CPU's over the same commands: whatever else ran meanwhile), and
+ * the round line round_inst, round_all_inst and kswapd_inst (kswapd0's
+ * instructions over the round: the walks that reclaim makes).
  * Per phase, one line per job counter of -j:
  *   AGENT-JOB caps=.. pair=P job=kv ops=.. secs=.. ops_per_s=..
  * over the measured rounds (from the start of the first measured round to
- * the end of the last interval).
+ * the end of the last interval), and one line for that span itself, in
+ * microseconds of CLOCK_REALTIME, so that a load generator's own log
+ * (pgbench's, whose timestamps are gettimeofday()'s) can be cut to it:
+ *   AGENT-SPAN caps=.. pair=P start_us=.. end_us=..
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -75,7 +84,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,6 +105,8 @@ struct memcg {
 	struct lru_gen_lruvec before, after;
 	bool seen_before, seen_after, aged, full;
 	double ms, cpu_ms, evict_cpu_ms;
+	/* retired instructions of the aging command: this thread's, all CPUs' */
+	unsigned long long inst, all_inst;
 	unsigned long steal0, steal1, mapped_kib;
 	/* reclaim mode: PSI "some" total (us) at the last round, the step */
 	unsigned long long psi_us;
@@ -101,6 +115,7 @@ struct memcg {
 
 struct total {
 	unsigned int n, aged, full, walks, uncounted;
+	unsigned long long inst, all_inst;
 	double ms, cpu_ms, evict_cpu_ms;
 	unsigned long visited, young, found, added, mapped_kib, reclaimed_kib;
 };
@@ -113,6 +128,90 @@ static unsigned long page_kib;
 static bool force_scan;
 static enum { MODE_AGE, MODE_WATCH, MODE_RECLAIM } mode;
 static double target_pct = 0.1, step_pct = 0.5, interval_ms;
+
+/*
+ * Retired instructions (the PMU's event 0x08 through perf): this thread,
+ * kernel included (self), every online CPU (cpu[], all threads and
+ * interrupts), and kswapd0. Under QEMU's precise icount they are exact
+ * counts; without icount QEMU does not offer the event, the counters do
+ * not open and the inst fields are left out.
+ */
+#define MAX_CPUS 64
+static int pmu_self = -1, pmu_kswapd = -1, pmu_cpu[MAX_CPUS], nr_pmu_cpu;
+
+static int pmu_open(pid_t pid, int cpu)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_HW_INSTRUCTIONS,
+		.exclude_hv = 1,
+	};
+
+	return syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static unsigned long long pmu_read(int fd)
+{
+	unsigned long long v = 0;
+
+	if (fd >= 0 && read(fd, &v, sizeof(v)) != sizeof(v))
+		v = 0;
+	return v;
+}
+
+static unsigned long long pmu_all(void)
+{
+	unsigned long long v = 0;
+
+	for (int i = 0; i < nr_pmu_cpu; i++)
+		v += pmu_read(pmu_cpu[i]);
+	return v;
+}
+
+static pid_t find_kswapd(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t pid = -1;
+
+	while (d && pid < 0 && (e = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "kswapd0\n"))
+			pid = atoi(e->d_name);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return pid;
+}
+
+static void pmu_setup(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t k;
+
+	pmu_self = pmu_open(0, -1);
+	if (pmu_self < 0)
+		return;
+	for (int c = 0; c < n && c < MAX_CPUS; c++) {
+		int fd = pmu_open(-1, c);
+
+		if (fd >= 0)
+			pmu_cpu[nr_pmu_cpu++] = fd;
+	}
+	k = find_kswapd();
+	if (k > 0)
+		pmu_kswapd = pmu_open(k, -1);
+}
 
 static void die(const char *what)
 {
@@ -295,6 +394,7 @@ static void age_one(struct memcg *m, bool evict)
 
 	m->aged = m->full = false;
 	m->ms = m->cpu_ms = m->evict_cpu_ms = 0;
+	m->inst = m->all_inst = 0;
 	if (!m->seen_before)
 		return;
 	if (v->min_seq + LRU_GEN_NR_GENS - 1 <= v->max_seq) {
@@ -311,6 +411,7 @@ static void age_one(struct memcg *m, bool evict)
 	}
 	{
 		double t0 = clock_ms(CLOCK_MONOTONIC);
+		unsigned long long i0 = pmu_read(pmu_self), a0 = pmu_all();
 
 		c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
 		if (lru_gen_age(m->id, 0, v->max_seq, SWAPPINESS, force_scan)) {
@@ -320,6 +421,8 @@ static void age_one(struct memcg *m, bool evict)
 		}
 		m->cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
 		m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
+		m->inst = pmu_read(pmu_self) - i0;
+		m->all_inst = pmu_all() - a0;
 	}
 	m->aged = true;
 }
@@ -359,6 +462,7 @@ static void reclaim_one(struct memcg *m)
 
 	m->aged = m->full = false;
 	m->ms = m->cpu_ms = m->evict_cpu_ms = 0;
+	m->inst = m->all_inst = 0;
 	m->psi_us = psi;
 	if (stall * 1e-3 >= interval_ms * target_pct / 100) {
 		m->step_shift = 0;
@@ -376,12 +480,16 @@ static void reclaim_one(struct memcg *m)
 		die("cannot open memory.reclaim");
 	t0 = clock_ms(CLOCK_MONOTONIC);
 	c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+	m->inst = pmu_read(pmu_self);
+	m->all_inst = pmu_all();
 	/* -EAGAIN: it reclaimed less than asked, which is an answer too */
 	if (write(fd, arg, len) < 0 && errno != EAGAIN)
 		fprintf(stderr, "age-agent: %s: memory.reclaim: %s\n", m->group,
 			strerror(errno));
 	m->cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
 	m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
+	m->inst = pmu_read(pmu_self) - m->inst;
+	m->all_inst = pmu_all() - m->all_inst;
 	close(fd);
 }
 
@@ -393,6 +501,8 @@ static void add_to(struct total *t, const struct memcg *m)
 	t->full += m->full;
 	t->ms += m->ms;
 	t->cpu_ms += m->cpu_ms;
+	t->inst += m->inst;
+	t->all_inst += m->all_inst;
 	t->evict_cpu_ms += m->evict_cpu_ms;
 	t->mapped_kib += m->mapped_kib;
 	t->reclaimed_kib += (m->steal1 - m->steal0) * page_kib;
@@ -437,12 +547,16 @@ static void print_total(const char *head, const char *group,
 	       head, group, t->n, t->aged, t->full, t->ms, t->cpu_ms,
 	       t->visited, t->young, t->found, t->added, t->mapped_kib,
 	       t->evict_cpu_ms, t->reclaimed_kib, t->walks, t->uncounted);
+	if (pmu_self >= 0)
+		printf(" inst=%llu all_inst=%llu", t->inst, t->all_inst);
 }
 
 static void round_once(const char *head, bool evict)
 {
 	double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID),
 	       t0 = clock_ms(CLOCK_MONOTONIC);
+	unsigned long long k0 = pmu_read(pmu_kswapd), r0 = pmu_read(pmu_self),
+			   ra0 = pmu_all();
 	struct total all = { 0 };
 
 	read_all(false);
@@ -478,9 +592,15 @@ static void round_once(const char *head, bool evict)
 		printf("\n");
 	}
 	print_total(head, "ALL", &all);
-	printf(" round_ms=%.3f round_cpu_ms=%.3f\n",
+	printf(" round_ms=%.3f round_cpu_ms=%.3f",
 	       clock_ms(CLOCK_MONOTONIC) - t0,
 	       clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0);
+	if (pmu_self >= 0)
+		printf(" round_inst=%llu round_all_inst=%llu",
+		       pmu_read(pmu_self) - r0, pmu_all() - ra0);
+	if (pmu_kswapd >= 0)
+		printf(" kswapd_inst=%llu", pmu_read(pmu_kswapd) - k0);
+	printf("\n");
 	fflush(stdout);
 }
 
@@ -494,7 +614,7 @@ int main(int argc, char **argv)
 	unsigned long caps_arg = 0;
 	unsigned int caps;
 	const char *parent = NULL, *jobs = NULL, *mode_arg = "age";
-	double interval = 1000, next, t_jobs = 0;
+	double interval = 1000, next, t_jobs = 0, span0 = 0;
 	uint64_t ops0[MAX_JOBS];
 	bool evict = false;
 	long ps = sysconf(_SC_PAGESIZE);
@@ -543,6 +663,7 @@ int main(int argc, char **argv)
 		die("no memcgs to age");
 	if (jobs)
 		add_jobs(jobs);
+	pmu_setup();
 	/* a round that overruns its interval delays the next ones */
 	next = clock_ms(CLOCK_MONOTONIC);
 	for (int r = 1 - settle; r <= rounds; r++) {
@@ -550,6 +671,7 @@ int main(int argc, char **argv)
 
 		sleep_until_ms(next);
 		if (r == 1) {
+			span0 = clock_ms(CLOCK_REALTIME);
 			t_jobs = clock_ms(CLOCK_MONOTONIC);
 			for (unsigned int j = 0; j < nr_jobs; j++)
 				ops0[j] = job_ops(j);
@@ -564,6 +686,8 @@ int main(int argc, char **argv)
 	for (unsigned int j = 0; j < nr_jobs; j++)
 		ops0[j] = job_ops(j) - ops0[j];
 	t_jobs = (clock_ms(CLOCK_MONOTONIC) - t_jobs) / 1e3;
+	printf("AGENT-SPAN caps=0x%04x pair=%d start_us=%.0f end_us=%.0f\n", caps,
+	       pair, span0 * 1e3, clock_ms(CLOCK_REALTIME) * 1e3);
 	for (unsigned int j = 0; j < nr_jobs; j++) {
 		uint64_t ops = ops0[j];
 		double secs = t_jobs;
