@@ -31,6 +31,11 @@
  *                       keys there are): keys go cold as the head moves on
  *   -w PCT    the share of SETs, in percent (default 10)
  *   -r RATE   at most RATE operations a second (default 0: no limit)
+ *   -D MS     with -r, drop a request that is already MS milliseconds late
+ *             when a connection is free for it: not sent, counted as
+ *             skipped= and in the latency at MS (a lower bound), so that
+ *             a run that fell behind does not carry its backlog on into
+ *             every later interval (default 0: never drop)
  *   -t SECS   the length of the timed run (default 0: until SIGTERM/SIGINT)
  *   -o FILE   the timed run's operation count, as agent-job publishes it:
  *             8 bytes, native endian, made as FILE.new and renamed to FILE
@@ -53,7 +58,7 @@
  * the timed run; one during -L is answered when the timed run starts), and
  * at the end with final=1 added:
  *   KVLOAD tag=TAG ops=.. secs=.. ops_per_s=.. p50_us=.. p99_us=..
- *          p999_us=.. max_us=.. misses=.. [final=1]
+ *          p999_us=.. max_us=.. misses=.. skipped=.. [final=1]
  * (one line each). Exit status: 0 when the time is up or on SIGTERM or
  * SIGINT, 1 on a connection, protocol or verification error, 2 on bad usage.
  */
@@ -117,7 +122,8 @@ static char *out_buf, *expect;
 static volatile sig_atomic_t stop, report_due;
 static volatile uint64_t *counter;
 static uint64_t t_run, t_last, t_end, issued, ops, loaded;
-static uint64_t iv_ops, iv_misses, iv_max, hist[NBUCKETS];
+static uint64_t iv_ops, iv_misses, iv_max, iv_skipped, hist[NBUCKETS];
+static uint64_t drop_ns;
 
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
@@ -488,9 +494,9 @@ static uint64_t bucket_mid(unsigned int i)
 /* the latency at quantile q of the interval, in us */
 static double quantile_us(double q)
 {
-	uint64_t want = q * iv_ops, seen = 0;
+	uint64_t all = iv_ops + iv_skipped, want = q * all, seen = 0;
 
-	if (want < q * iv_ops || !want)
+	if (want < q * all || !want)
 		want++;
 	for (unsigned int i = 0; i < NBUCKETS; i++) {
 		seen += hist[i];
@@ -508,15 +514,17 @@ static void report(bool final)
 	uint64_t now = now_ns();
 	double secs = (now - t_last) / 1e9;
 
+	bool any = iv_ops || iv_skipped;
+
 	printf("KVLOAD tag=%s ops=%" PRIu64
 	       " secs=%.3f ops_per_s=%.1f p50_us=%.1f p99_us=%.1f p999_us=%.1f max_us=%.1f misses=%" PRIu64
-	       "%s\n",
+	       " skipped=%" PRIu64 "%s\n",
 	       tag, iv_ops, secs, secs > 0 ? iv_ops / secs : 0,
-	       iv_ops ? quantile_us(0.5) : 0, iv_ops ? quantile_us(0.99) : 0,
-	       iv_ops ? quantile_us(0.999) : 0, iv_max / 1e3, iv_misses,
-	       final ? " final=1" : "");
+	       any ? quantile_us(0.5) : 0, any ? quantile_us(0.99) : 0,
+	       any ? quantile_us(0.999) : 0, iv_max / 1e3, iv_misses,
+	       iv_skipped, final ? " final=1" : "");
 	memset(hist, 0, sizeof(hist));
-	iv_ops = iv_misses = iv_max = 0;
+	iv_ops = iv_misses = iv_max = iv_skipped = 0;
 	t_last = now;
 }
 
@@ -594,6 +602,15 @@ static void drive(bool load, const sigset_t *open)
 					rate ? t_run + issued * 1e9 / rate : 0;
 
 				now = now_ns();
+				/* -D: what is already too late is dropped */
+				while (rate && drop_ns && due + drop_ns < now) {
+					hist[bucket(drop_ns)]++;
+					if (drop_ns > iv_max)
+						iv_max = drop_ns;
+					iv_skipped++;
+					issued++;
+					due = t_run + issued * 1e9 / rate;
+				}
 				if (due > now) {
 					wait = due - now;
 					break;
@@ -698,7 +715,7 @@ static int dial(uint64_t deadline)
 static const char usage[] =
 	"usage: kvload -P redis|memcache [-s IPV4:PORT|/UNIX_SOCKET] [-c CLIENTS] [-k KEYS]\n"
 	"              [-v BYTES] [-L] [-d zipf:S|uniform|recent:W] [-w SET_PCT]\n"
-	"              [-r OPS_PER_S] [-t SECS] [-o FILE] [-T TAG] [-S SEED]\n";
+	"              [-r OPS_PER_S [-D MS]] [-t SECS] [-o FILE] [-T TAG] [-S SEED]\n";
 
 static void __attribute__((noreturn)) bad(const char *what, const char *val)
 {
@@ -725,7 +742,7 @@ int main(int argc, char **argv)
 {
 	const char *p = NULL, *s_c = "1", *s_k = "100000", *s_v = "1024",
 		   *s_d = "zipf:0.99", *s_w = "10", *s_r = "0", *s_t = "0",
-		   *s_s = "1", *out = NULL;
+		   *s_s = "1", *s_D = "0", *out = NULL;
 	bool load = false;
 	const struct opt opts[] = {
 		{ 'P', OPT_STR, &p },	{ 's', OPT_STR, &addr },
@@ -734,7 +751,7 @@ int main(int argc, char **argv)
 		{ 'd', OPT_STR, &s_d }, { 'w', OPT_STR, &s_w },
 		{ 'r', OPT_STR, &s_r }, { 't', OPT_STR, &s_t },
 		{ 'o', OPT_STR, &out }, { 'T', OPT_STR, &tag },
-		{ 'S', OPT_STR, &s_s },
+		{ 'S', OPT_STR, &s_s }, { 'D', OPT_STR, &s_D },
 	};
 	struct sigaction act = { .sa_handler = on_signal };
 	sigset_t block, open;
@@ -762,6 +779,7 @@ int main(int argc, char **argv)
 	write_pct = num(s_w, "SET percentage (-w)", 0, 100, false);
 	rate = num(s_r, "rate (-r)", 0, 1e9, false);
 	t_end = num(s_t, "run time (-t)", 0, 1e7, false) * 1e9;
+	drop_ns = num(s_D, "drop age (-D)", 0, 1e7, false) * 1e6;
 	errno = 0;
 	rng = strtoull(s_s, &end, 0);
 	if (s_s[0] < '0' || s_s[0] > '9' || *end || errno)
