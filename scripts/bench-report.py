@@ -662,7 +662,7 @@ def apps_section(agent, out):
     out.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     curve = cold_curve()
     ts = []
-    floors = {}  # (workload, policy): [(aa3|aa7, cpu spread, program spread)]
+    floors = {}  # "apps-WORKLOAD-POLICY": [(aa3|aa7, cpu spread, program spread)]
     apps = {}
     for d in APP_LINES:
         apps.setdefault(d["tag"], {}).setdefault(d["caps"], {})[int(d["pair"])] = d
@@ -740,14 +740,15 @@ def apps_section(agent, out):
         phases = [v for c in (OFF, ON) for v in ph.get(c, {}).values()]
         walked = bool(phases) and all(v["walks"] > 0 for v in phases)
         touched = bool(phases) and all(v["walks"] > 0 or v["reclaimed_kib"] > 0 for v in phases)
-        if AA.search(pol):
+        lp = [(float(a[OFF][p]["p99_us"]), float(a[ON][p]["p99_us"]))
+              for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))
+              if num(a[OFF][p].get("p99_us")) and num(a[ON][p].get("p99_us"))]
+        aa = AA.search(pol)
+        if aa:
             # an A/A control: no target of its own; its spreads are the
             # floor printed beside the targets of the policy it controls
-            lp = [(float(a[OFF][p]["p99_us"]), float(a[ON][p]["p99_us"]))
-                  for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))
-                  if num(a[OFF][p].get("p99_us")) and num(a[ON][p].get("p99_us"))]
-            floors[(wl, AA.sub("", pol))] = floors.get((wl, AA.sub("", pol)), []) + [
-                (AA.search(pol).group(0)[1:], r, ratio(lp)[0] if lp else tr)]
+            floors.setdefault(f"apps-{wl}-{pol[:aa.start()]}", []).append(
+                (aa.group(0)[1:], r, ratio(lp)[0] if lp else tr))
             continue
         if pol != "memmax":
             word = "at least 30% lower" if kind == "pays" else "no more than 1% higher"
@@ -765,9 +766,6 @@ def apps_section(agent, out):
         # The JVM has no latency: its published request count stays a
         # target there, as the one program measure it has.
         if any(p99[OFF]) or any(p99[ON]):
-            lp = [(float(a[OFF][p]["p99_us"]), float(a[ON][p]["p99_us"]))
-                  for p in sorted(set(a.get(OFF, {})) & set(a.get(ON, {})))
-                  if num(a[OFF][p].get("p99_us")) and num(a[ON][p].get("p99_us"))]
             tt = target(f"apps-{wl}-{pol}-p99", f"{tag}: the program's p99 latency, from when each "
                         f"request was due, no more than {100 * (APPS_P99 - 1):.0f}% higher with 0x0007, "
                         f"{len(lp)} pairs", ratio(lp)[0], APPS_P99, "<=", exercised=touched)
@@ -785,13 +783,12 @@ def apps_section(agent, out):
     for t in ts:
         rng = "–" if t["median"] is None else f"{t['median']:.3f} ({t['low']:.3f}..{t['high']:.3f})"
         fl = []
-        for (fw, fp), v in floors.items():
-            if t["name"].startswith(f"apps-{fw}-{fp}-") and t["name"][len(f"apps-{fw}-{fp}-"):] in (
-                    "cpu", "p99", "throughput"):
-                for name, rc, rp in v:
-                    x = rc if t["name"].endswith("-cpu") else rp
-                    t.setdefault("aa", {})[name] = None if not x else [round(x[1], 6), round(x[2], 6)]
-                    fl.append(f"{name} {'–' if not x else f'{x[1]:.3f}..{x[2]:.3f}'}")
+        # a target's name is its workload's and policy's, then -cpu, -p99
+        # or -throughput
+        for name, rc, rp in floors.get(t["name"].rsplit("-", 1)[0], []):
+            x = rc if t["name"].endswith("-cpu") else rp
+            t.setdefault("aa", {})[name] = None if not x else [round(x[1], 6), round(x[2], 6)]
+            fl.append(f"{name} {'–' if not x else f'{x[1]:.3f}..{x[2]:.3f}'}")
         out.append(f"- {t['verdict']}: {t['label']}: {rng}" + (f"; A/A: {', '.join(fl)}" if fl else ""))
     return ts
 
