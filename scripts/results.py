@@ -355,8 +355,20 @@ def apps_answer(sm):
     s = ["On real programs (Debian's own servers, 128 MiB each in its own memcg, THP off, offered "
          "a fixed load, under -icount), a working-set estimator that ages every memcg each second "
          "with force_scan=0 and evicts what stayed cold for three intervals visits this share of "
-         "the leaf entries with non-leaf young that it visits without (median of 10 paired "
-         "phases; the aging CPU of a single walk scatters more): " + "; ".join(one(a) for a in wss) + "."]
+         "the leaf entries with non-leaf young that it visits without (the median of 10 phases "
+         "with it over the median of 10 without; the aging CPU of a single walk scatters more): "
+         + "; ".join(one(a) for a in wss) + "."]
+    if not any("aa" in t for t in sm.get("targets", [])):
+        # the first A/A control's range of leaf entries visited, B over A
+        # per pair (the icount boot of docs/findings.md)
+        lo, hi = 0.81, 1.16
+        out = [f"{APP_NAMES.get(a['workload'], a['workload'])} ({vis(a):.2f})"
+               for a in wss if not lo <= vis(a) <= hi]
+        s.append("No A/A control ran beside these. The first one, 4 pairs of Redis as a feed cache "
+                 "at 64 MiB with both phases 0x0003 (docs/findings.md, \"The thread clock under "
+                 f"icount\"), visited {lo:.2f} to {hi:.2f} times the leaf entries from one phase to "
+                 "the other. Outside that range: " + ("; ".join(out) if out else "none of the above")
+                 + "; none of these runs had a control of its own.")
     if any(a["workload"] == "pgbench" for a in wss):
         s.append("PostgreSQL's hot range moves, so its phases differ more among themselves than the "
                  "two settings do (results/apps.md has the ranges).")
@@ -372,7 +384,8 @@ def apps_answer(sm):
     ops = [a["ops_ratio"] for a in arm if a.get("ops_ratio") is not None]
     if shares:
         s.append(f"The aging is {100 * min(shares):.2f}% to {100 * max(shares):.2f}% of one CPU to "
-                 "begin with, and no program's throughput moved"
+                 "begin with, and no program's throughput moved, which at a fixed offered rate "
+                 "that every program kept up with it could not have done short of falling behind"
                  + (f" (on/off {min(ops):.3f} to {max(ops):.3f} across every workload and policy)."
                     if ops else "."))
     force = [a for a in arm if a["policy"] == "wss-force" and a.get("visited_off")]
