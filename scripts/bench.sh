@@ -21,9 +21,13 @@
 #  6. real applications (guest/tests/bench-apps, the rows bench/apps-*):
 #     Debian's redis-server, memcached, PostgreSQL with pgbench and OpenJDK
 #     in memcgs, aged by a working-set estimator, a senpai-style reclaimer
-#     and memory.max, 10 pairs each; one of them again on Debian's amd64
-#     kernel (bench/apps-x86-*). APPS (a comma list of the rows' suffixes,
-#     e.g. redis-zipf,pgbench) picks some.
+#     and memory.max, 6 pairs each in ABBA order beside their A/A
+#     controls; one of them again on Debian's amd64 kernel
+#     (bench/apps-x86-*). APPS (a comma list of the rows' suffixes, e.g.
+#     redis-zipf,pgbench) picks some. Then scripts/model.py fits the walk's
+#     cost to the growth sweep, checks it against every program's walks and
+#     predicts 16 to 256 GiB servers (results/model.md, summary.json's
+#     "model").
 # Logs in build/results/bench/ (a part that runs replaces its own logs,
 # the others stay), then scripts/bench-report.py writes bench.md,
 # bench.csv, summary.json and the plots there from all of them; they go
@@ -121,6 +125,7 @@ with open(sys.argv[2], "w") as f:
     json.dump(doc, f, indent=1)
     f.write("\n")
 PY
+	python3 "$TOP/scripts/model.py" "$TOP/results" || fail=1
 	python3 "$TOP/scripts/results.py" render || fail=1
 elif [ $fail = 0 ]; then
 	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
@@ -138,6 +143,7 @@ with open(sys.argv[1] + "/results/bench.json", "w") as f:
                        "except the host-timed cold walks (age-wallclock)."}, f, indent=1)
     f.write("\n")
 PY
+	python3 "$TOP/scripts/model.py" "$TOP/results" || fail=1
 	python3 "$TOP/scripts/results.py" render || fail=1
 fi
 [ $fail = 0 ] || die "some benchmark boots failed: see the verdicts above and $out/*.log"

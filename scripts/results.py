@@ -419,10 +419,39 @@ def system_answer(apps, sm):
                  f"cold executes {100 * (1 - ct['median']):.1f}% fewer instructions; one over memory "
                  f"still hot {100 * (hot['median'] - 1):+.1f}%, {100 * (worst['median'] - 1):+.1f}% "
                  "with one page per 2 MiB), and these programs leave few tables cold for a second.")
+    s += model_answer(sm)
     s.append("These are instruction counts under QEMU's -icount; they leave out caches, TLBs and the "
              "hardware's Access-flag updates. Reproduce with 'make bench BENCH_PARTS=apps' "
              "(results/apps.md has every workload and policy).")
     return para(" ".join(s))
+
+
+def model_answer(sm):
+    """The server-scale model's prediction with its error (scripts/model.py,
+    summary.json's model), as sentences; none without a model."""
+    m = sm.get("model")
+    if not m or not m.get("error", {}).get("held_out") or not m.get("predictions"):
+        return []
+    e, ap = m["error"]["held_out"], m["error"].get("apps")
+    held = [p for p in m["points"] if not p["fit"] and p["measured"] > 0.05]
+    worst = max(held, key=lambda p: abs(p["predicted"] / p["measured"] - 1))
+    s = [f"A model of the walk's cost, fitted to the growth sweep (scripts/model.py), predicts the "
+         f"walks it was not fitted to within {100 * e['median_abs']:.0f}% at the median"
+         + (f" ({100 * ap['median_abs']:.0f}% for the programs' walks alone)" if ap else "")
+         + f" and {100 * e['max_abs']:.0f}% at worst ({worst['tag'].split('/')[0]}, {worst['setting']})."]
+    by = {}
+    for p in m["predictions"]:
+        if p["gib"] == 64 and p["workload"] in ("jvm-long", "redis-recent"):
+            by.setdefault(p["workload"], []).append(p)
+    if by:
+        s.append("Scaled to 64 GiB in one memcg, it puts the saving per walk at "
+                 + "; ".join(APP_NAMES.get(w, w) + " " + " and ".join(
+                     f"{100 * p['saving'][0]:.0f}% to {100 * p['saving'][1]:.0f}% every {p['interval_s']} s"
+                     for p in ps) for w, ps in by.items())
+                 + ": the low end if the program does per interval what it did here per second, the "
+                 "high end if a carried table goes cold independently each second. results/model.md "
+                 "has its assumptions; every program walk it was checked against ran at 128 MiB and 1 s.")
+    return s
 
 
 def reviewer_answer(bmeta, sm):
