@@ -140,9 +140,10 @@ def read_logs(paths):
                     d["_part"] = "agent"
                     agent.append(d)
                     continue
-                m = re.search(r"# bench-apps: (\S+), .* rounds of (\d+) ms", line)
+                m = re.search(r"# bench-apps: (\S+), (\d+) MiB, .* rounds of (\d+) ms", line)
                 if m:
-                    APPS_INTERVAL[("x86-" if x86 else "") + m.group(1)] = float(m.group(2))
+                    APPS_INTERVAL[("x86-" if x86 else "") + m.group(1)] = float(m.group(3))
+                    APPS_MIB[("x86-" if x86 else "") + m.group(1)] = float(m.group(2))
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
                     aa_arm(d)
@@ -578,6 +579,13 @@ AGENT_KEYS = ("tag", "caps", "pair", "round", "settle", "memcg", "job")
 APP_LINES = []
 APPS_STATS = []  # per WORKLOAD/POLICY, for summary.json's "apps"
 APPS_INTERVAL = {}  # the aging interval of each workload, ms (its '# bench-apps:' line)
+APPS_MIB = {}  # and its data's size, MiB
+
+
+def base_workload(wl):
+    """A tag's workload without the x86- prefix and the @LABEL of a row
+    that ran it at another size or interval (bench-apps lab.apps_label)."""
+    return wl.removeprefix("x86-").split("@", 1)[0]
 # The real applications (guest/tests/bench-apps), each workload's bound as
 # stated before it was measured (the commit that added this table came
 # before the first bench/apps-* boot). "pays": with the working-set
@@ -737,7 +745,7 @@ def apps_section(agent, out):
         ph = groups.get("ALL")
         if not ph:
             continue
-        kind = APPS_BOUNDS.get(wl.removeprefix("x86-"), ("neutral", ""))[0] if pol == "wss" else "neutral"
+        kind = APPS_BOUNDS.get(base_workload(wl), ("neutral", ""))[0] if pol == "wss" else "neutral"
         if AA.search(pol):
             kind = "A/A"
         bound = APPS_PAYS if kind == "pays" else APPS_NEUTRAL
@@ -840,12 +848,15 @@ def apps_section(agent, out):
         # was due (kvload -r, pgbench -R): the p99, paired, is the target.
         # The JVM has no latency: its published request count stays a
         # target there, as the one program measure it has.
-        if any(p99[OFF]) or any(p99[ON]):
+        # A saturated run (bench-apps NAME:sat, policy POLICY-sat) offers
+        # no rate: there the throughput is what aging can cost.
+        if (any(p99[OFF]) or any(p99[ON])) and not pol.endswith("-sat"):
             tt = target(f"apps-{wl}-{pol}-p99", f"{tag}: the program's p99 latency, from when each "
                         f"request was due, no more than {100 * (APPS_P99 - 1):.0f}% higher with 0x0007, "
                         f"{len(lp)} pairs", ratio(lp)[0], APPS_P99, "<=", exercised=touched, why=why)
         else:
-            tt = target(f"apps-{wl}-{pol}-throughput", f"{tag}: the program's throughput no more than 1% "
+            tt = target(f"apps-{wl}-{pol}-throughput", f"{tag}: the program's throughput"
+                        f"{', saturated,' if pol.endswith('-sat') else ''} no more than 1% "
                         f"lower with 0x0007, {len(tp)} pairs", tr, JOB_BOUND, ">=", exercised=touched, why=why)
         ts.append(tt)
     out.append("\nBounds, stated before measuring (scripts/bench-report.py, APPS_BOUNDS):\n")
@@ -1285,6 +1296,12 @@ def main():
                 for k, v in x.items():
                     if k not in ("tag", "caps", "pair") and not k.startswith("_") and num(v) is not None:
                         w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v])
+            # each tag's size and interval (scripts/model.py places it)
+            for tag in sorted({x["tag"] for x in agent if "/" in x.get("tag", "")}):
+                wl = tag.split("/", 1)[0]
+                for k, v in (("mib", APPS_MIB.get(wl)), ("interval_ms", APPS_INTERVAL.get(wl))):
+                    if v is not None:
+                        w.writerow(["meta", tag, "", "", "", "", k, v])
         with open(os.path.join(d, "apps-summary.json"), "w") as f:
             json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
                                                        "holds", "verdict", "aa") if k in t} for t in ats],

@@ -121,11 +121,16 @@ def med(xs):
 
 
 def apps_medians(path):
-    """{(tag, setting): {metric: median per measured round}} of the agent's
-    memcg=ALL lines in apps.csv."""
-    per = {}
+    """({(tag, setting): {metric: median per round}} of the agent's
+    memcg=ALL lines in apps.csv (settle rounds too: each is a walk), and
+    {tag: (GiB, interval s)} from its meta lines; a tag without them ran
+    at the bench/apps-* rows' lab.apps_mib=128 and 1 s)."""
+    per, meta = {}, {}
     with open(path) as f:
         for r in csv.DictReader(f):
+            if r["part"] == "meta":
+                meta.setdefault(r["tag"], {})[r["metric"]] = float(r["value"])
+                continue
             if r["part"] != "agent" or r["memcg"] != "ALL":
                 continue
             k = (r["tag"], r["setting"])
@@ -143,7 +148,8 @@ def apps_medians(path):
         out[k] = {x: med([v[x] for v in rs]) for x in keys}
         out[k]["rounds"] = len(rs)
         out[k]["cost"] = "inst" if rs and all("inst" in v for v in rs) else "ms"
-    return out
+    place = {t: (m.get("mib", 128) / 1024, m.get("interval_ms", 1000) / 1000) for t, m in meta.items()}
+    return out, place
 
 
 def fp(d):
@@ -180,13 +186,12 @@ def build(dirname):
         points.append({"tag": label, "setting": "0x0007" if on else "0x0003", "gib": round(gib, 4),
                        "interval_s": None, "measured": round(ms, 4), "predicted": round(pr, 4),
                        "fit": is_train})
-    apps = {}
+    apps, place = {}, {}
     csvp = os.path.join(dirname, "apps.csv")
-    lab_gib, lab_s = None, None
     if os.path.exists(csvp):
-        apps = apps_medians(csvp)
-        # the bench/apps-* rows' lab.apps_mib=128 and interval (1 s)
-        lab_gib, lab_s = 128 / 1024, 1.0
+        apps, place = apps_medians(csvp)
+    # the bench/apps-* rows' lab.apps_mib=128 and interval (1 s)
+    lab_gib, lab_s = 128 / 1024, 1.0
     for (tag, setting), m in sorted(apps.items()):
         # the estimator's walks (wss, wss-force): senpai's and memmax's
         # commands are reclaim, which the model does not cover
@@ -196,7 +201,8 @@ def build(dirname):
         on = setting == "0x0007"
         # the PMD entries found young: the tables the walk entered
         pr = predict_ms(co, m["n"], m["mapped_kib"] / TABLE_KIB, m["visited"], m["young"], on, m["found"])
-        points.append({"tag": tag, "setting": setting, "gib": lab_gib, "interval_s": lab_s,
+        gib, iv = place.get(tag, (lab_gib, lab_s))
+        points.append({"tag": tag, "setting": setting, "gib": round(gib, 4), "interval_s": iv,
                        "measured": round(m["ms"], 4), "predicted": round(pr, 4), "fit": False,
                        "cost": m["cost"]})
 
@@ -208,7 +214,12 @@ def build(dirname):
     preds = []
     for tag in sorted({t for t, _ in apps}):
         wl, pol = tag.split("/", 1)
-        if pol != "wss" or wl.startswith("x86-") or (tag, "0x0003") not in apps or (tag, "0x0007") not in apps:
+        # predicted from the standard rows' walks (a WORKLOAD@LABEL tag is a
+        # point at another size or interval, which the model must meet)
+        if pol != "wss" or wl.startswith("x86-") or "@" in wl or \
+                (tag, "0x0003") not in apps or (tag, "0x0007") not in apps:
+            continue
+        if place.get(tag, (lab_gib, lab_s)) != (lab_gib, lab_s):
             continue
         off, on = apps[(tag, "0x0003")], apps[(tag, "0x0007")]
         if not off["found"]:

@@ -340,7 +340,9 @@ APP_NAMES = {
 def apps_answer(sm):
     """The real applications' numbers, as sentences (none without them)."""
     st = sm.get("apps") or []
-    arm = [a for a in st if not a["workload"].startswith("x86-")]
+    # the rows at the standard size and interval (a WORKLOAD@LABEL tag ran
+    # at another, for the model)
+    arm = [a for a in st if not a["workload"].startswith("x86-") and "@" not in a["workload"]]
     wss = [a for a in arm if a["policy"] == "wss" and a.get("visited_off")]
     if not wss:
         return []
