@@ -637,12 +637,13 @@ def autocorr(x, k):
 def walk_period(series):
     """(period or None, [autocorrelation at lags 1..PERIOD_LAGS]) of one
     tag's walk series (leaf entries of every round, settle rounds included,
-    in the order they ran)."""
+    in the order they ran). A cycle repeats: P counts only where 2P is
+    within the lags and its autocorrelation is at least half PERIOD_AC
+    (jvm-long's first A/A control read 0.51 at lag 7 alone, in 48 walks)."""
     ac = [autocorr(series, k) for k in range(1, PERIOD_LAGS + 1)]
-    for k in range(2, PERIOD_LAGS + 1):
-        a = ac[k - 1]
-        nxt = ac[k] if k < PERIOD_LAGS else None
-        if a is not None and a >= PERIOD_AC and (nxt is None or a >= nxt):
+    for k in range(2, PERIOD_LAGS // 2 + 1):
+        a, nxt, twice = ac[k - 1], ac[k], ac[2 * k - 1]
+        if a is not None and a >= PERIOD_AC and a >= nxt and twice is not None and twice >= PERIOD_AC / 2:
             return k, ac
     return None, ac
 
@@ -712,9 +713,11 @@ def apps_section(agent, out):
     out.append("guest/tests/bench-apps: each server in its own memcg, THP off, driven by a load "
                "generator of stated locality (kvload, pgbench, a JVM allocating), aged by a policy: "
                "wss (age-agent, force_scan=0, evicting the oldest generation for room), wss-force "
-               "(force_scan=1), senpai (memory.reclaim in steps while PSI is low), memmax "
+               "(force_scan=1), senpai (memory.reclaim in steps while PSI is low), senpai-pub (senpai.py "
+               "as published: memory.high, a 6 s interval of 1 s ticks, 10 ms of stall, 1% probes), memmax "
                "(memory.max at 85%: the kernel's own reclaim ages). Per tag, medians over the pairs "
-               "(min..max): aging CPU ms per round (for senpai the memory.reclaim writes, eviction "
+               "(min..max): aging CPU ms per round (for senpai the memory.reclaim writes, for senpai-pub "
+               "the memory.high writes, eviction "
                "included; for memmax not separable, so blank), its paired ratio on/off, ms per "
                "GiB-second mapped, its share of the one CPU; per walk: leaf entries visited, "
                "tables found in the Bloom filter; the thinned share, 1 - added/found of the 0x0003 "
@@ -919,7 +922,8 @@ def design_table(out):
     out.append("\n### The phase design\n")
     out.append(f"Per tag: measured rounds per phase; the autocorrelation of its walks' leaf entries at "
                f"lags 1..{PERIOD_LAGS} (every round, settle rounds included, in the order they ran) and "
-               f"the period it shows (the first lag from 2 at {PERIOD_AC} or more and a local maximum); "
+               f"the period it shows (the first lag from 2 at {PERIOD_AC} or more, a local maximum, "
+               f"and at least {PERIOD_AC / 2} at twice the lag); "
                "whether the measured rounds are a whole number of cycles (if not, the tag's targets are "
                "unresolved: the settings were compared at different positions of the cycle); the order "
                "of the settings in a pair (ABBA, or fixed: 0x0003 first); the pairs dropped because a "

@@ -396,7 +396,7 @@ def apps_answer(sm):
                  "visits exactly as many entries either way (on/off "
                  + ", ".join(f"{vis(a):.3f}" for a in force) + "): an agent must age with "
                  "force_scan=0 to gain anything.")
-    rec = [a for a in arm if a["policy"] in ("senpai", "memmax")]
+    rec = [a for a in arm if a["policy"] in ("senpai", "memmax", "senpai-pub")]
     if rec:
         s.append("Where reclaim does the aging (a senpai-style memory.reclaim loop, memory.max), "
                  "it rarely needed a new generation in these phases, so there was next to nothing "

@@ -31,6 +31,14 @@
  *              memory.current and doubles with each round of low pressure
  *              in a row (at most 8 times), and falls back after a round of
  *              high pressure, when nothing is reclaimed
+ *              senpai: senpai as published (facebookincubator/senpai,
+ *              senpai.py, its defaults): each round is one of its 1 s
+ *              ticks; the PSI "some" stall time since its last adjustment
+ *              is the integral; above 10 ms it raises memory.high at once
+ *              by up to 100% (by (integral / 10 ms / 20)^2 of it), and
+ *              after 6 ticks without that it lowers memory.high by up to
+ *              1% (by ((10 ms / integral) / 10)^2 of it), starting from
+ *              memory.current and never below 100 MiB (its --min-size)
  *   -x PCT     reclaim's pressure target (default 0.1)
  *   -s PCT     reclaim's first step (default 0.5)
  * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
@@ -111,6 +119,9 @@ struct memcg {
 	/* reclaim mode: PSI "some" total (us) at the last round, the step */
 	unsigned long long psi_us;
 	unsigned int step_shift;
+	/* senpai mode: its limit (memory.high), integral and grace ticks */
+	unsigned long long limit, integral;
+	int grace;
 };
 
 struct total {
@@ -126,7 +137,7 @@ static char job_name[MAX_JOBS][64], job_path[MAX_JOBS][320];
 static unsigned int nr_jobs;
 static unsigned long page_kib;
 static bool force_scan;
-static enum { MODE_AGE, MODE_WATCH, MODE_RECLAIM } mode;
+static enum { MODE_AGE, MODE_WATCH, MODE_RECLAIM, MODE_SENPAI } mode;
 static double target_pct = 0.1, step_pct = 0.5, interval_ms;
 
 /*
@@ -148,7 +159,8 @@ static int pmu_open(pid_t pid, int cpu)
 		.exclude_hv = 1,
 	};
 
-	return syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return syscall(SYS_perf_event_open, &a, pid, cpu, -1,
+		       PERF_FLAG_FD_CLOEXEC);
 }
 
 static unsigned long long pmu_read(int fd)
@@ -493,6 +505,89 @@ static void reclaim_one(struct memcg *m)
 	close(fd);
 }
 
+/*
+ * senpai.py's defaults: --interval 6 (ticks of 1 s), --pressure 10000
+ * (us of stall per interval), --max-probe 0.01, --max-backoff 1.0,
+ * --coeff-probe 10, --coeff-backoff 20, --min-size 100 MiB.
+ */
+#define SENPAI_TICKS 6
+#define SENPAI_PRESSURE_US 10000.0
+#define SENPAI_MAX_PROBE 0.01
+#define SENPAI_MAX_BACKOFF 1.0
+#define SENPAI_COEFF_PROBE 10.0
+#define SENPAI_COEFF_BACKOFF 20.0
+#define SENPAI_MIN_BYTES (100ULL << 20)
+
+/* senpai mode: one tick of one memcg; the write of memory.high reclaims
+ * down to it in this thread, which is the cost counted */
+static void senpai_one(struct memcg *m)
+{
+	unsigned long long psi = cg_value(m, "memory.pressure", "total=", 0);
+	unsigned long long high = cg_value(m, "memory.high", NULL, ~0ULL);
+	double adj, err;
+	char path[300], arg[32];
+	int fd, len;
+
+	m->aged = m->full = false;
+	m->ms = m->cpu_ms = m->evict_cpu_ms = 0;
+	m->inst = m->all_inst = 0;
+	if (!m->limit) {
+		/* senpai's start: memory.high to memory.current, the integral
+		 * from here, a whole interval before the first probe */
+		m->psi_us = psi;
+		m->grace = SENPAI_TICKS;
+		adj = 0;
+	} else {
+		m->integral += psi - m->psi_us;
+		m->psi_us = psi;
+		if (m->integral > SENPAI_PRESSURE_US) {
+			err = m->integral / SENPAI_PRESSURE_US;
+			adj = (err / SENPAI_COEFF_BACKOFF) *
+			      (err / SENPAI_COEFF_BACKOFF) * SENPAI_MAX_BACKOFF;
+			if (adj > SENPAI_MAX_BACKOFF)
+				adj = SENPAI_MAX_BACKOFF;
+		} else if (m->grace) {
+			m->grace--;
+			return;
+		} else {
+			err = SENPAI_PRESSURE_US /
+			      (m->integral > 1 ? (double)m->integral : 1.0);
+			adj = (err / SENPAI_COEFF_PROBE) *
+			      (err / SENPAI_COEFF_PROBE) * SENPAI_MAX_PROBE;
+			adj = -(adj > SENPAI_MAX_PROBE ? SENPAI_MAX_PROBE :
+							 adj);
+		}
+		m->grace = SENPAI_TICKS - 1;
+	}
+	m->integral = 0;
+	/* someone else moved memory.high (or the first tick): from current */
+	if (!m->limit || high != m->limit)
+		m->limit = cg_value(m, "memory.current", NULL, 0);
+	m->limit += (long long)(m->limit * adj);
+	if (m->limit < SENPAI_MIN_BYTES)
+		m->limit = SENPAI_MIN_BYTES;
+	m->limit &= ~4095ULL;
+	snprintf(path, sizeof(path), "%s/memory.high", m->path);
+	len = snprintf(arg, sizeof(arg), "%llu", m->limit);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		die("cannot open memory.high");
+	{
+		double t0 = clock_ms(CLOCK_MONOTONIC),
+		       c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+		unsigned long long i0 = pmu_read(pmu_self), a0 = pmu_all();
+
+		if (write(fd, arg, len) < 0)
+			fprintf(stderr, "age-agent: %s: memory.high: %s\n",
+				m->group, strerror(errno));
+		m->cpu_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+		m->ms = clock_ms(CLOCK_MONOTONIC) - t0;
+		m->inst = pmu_read(pmu_self) - i0;
+		m->all_inst = pmu_all() - a0;
+	}
+	close(fd);
+}
+
 static void add_to(struct total *t, const struct memcg *m)
 {
 	struct lru_gen_counts c = { 0 };
@@ -568,6 +663,8 @@ static void round_once(const char *head, bool evict)
 			age_one(&cgs[i], evict);
 		else if (mode == MODE_RECLAIM)
 			reclaim_one(&cgs[i]);
+		else if (mode == MODE_SENPAI)
+			senpai_one(&cgs[i]);
 	}
 	read_all(true);
 	for (unsigned int i = 0; i < nr_cgs; i++)
@@ -606,7 +703,7 @@ static void round_once(const char *head, bool evict)
 
 static const char usage[] =
 	"usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS] [-e] [-f]\n"
-	"                 [-m age|watch|reclaim] [-x PCT] [-s PCT] [-j DIR] CGROUP... | -P PARENT\n";
+	"                 [-m age|watch|reclaim|senpai] [-x PCT] [-s PCT] [-j DIR] CGROUP... | -P PARENT\n";
 
 int main(int argc, char **argv)
 {
@@ -642,6 +739,8 @@ int main(int argc, char **argv)
 		mode = MODE_WATCH;
 	else if (!strcmp(mode_arg, "reclaim"))
 		mode = MODE_RECLAIM;
+	else if (!strcmp(mode_arg, "senpai"))
+		mode = MODE_SENPAI;
 	else if (strcmp(mode_arg, "age"))
 		rounds = 0;
 	interval_ms = interval;
@@ -686,8 +785,8 @@ int main(int argc, char **argv)
 	for (unsigned int j = 0; j < nr_jobs; j++)
 		ops0[j] = job_ops(j) - ops0[j];
 	t_jobs = (clock_ms(CLOCK_MONOTONIC) - t_jobs) / 1e3;
-	printf("AGENT-SPAN caps=0x%04x pair=%d start_us=%.0f end_us=%.0f\n", caps,
-	       pair, span0 * 1e3, clock_ms(CLOCK_REALTIME) * 1e3);
+	printf("AGENT-SPAN caps=0x%04x pair=%d start_us=%.0f end_us=%.0f\n",
+	       caps, pair, span0 * 1e3, clock_ms(CLOCK_REALTIME) * 1e3);
 	for (unsigned int j = 0; j < nr_jobs; j++) {
 		uint64_t ops = ops0[j];
 		double secs = t_jobs;
