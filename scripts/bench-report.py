@@ -768,6 +768,9 @@ def apps_section(agent, out):
         use_inst = bool(pairs) and all(ph[c][p]["n_inst"] == ph[c][p]["rounds"] for c in (OFF, ON) for p in pairs)
         cost = "inst" if use_inst else "cpu_ms"
         cpu_pairs = [(ph[OFF][p][cost], ph[ON][p][cost]) for p in pairs]
+        # the leaf entries visited, paired (the counters repeat exactly
+        # for the same work: their A/A spread is the design's own)
+        vr = ratio([(ph[OFF][p]["visited"], ph[ON][p]["visited"]) for p in pairs])[0]
         r, rs = ratio(cpu_pairs) if pol != "memmax" else (None, "–")
 
         def pr(caps, key):
@@ -804,6 +807,8 @@ def apps_section(agent, out):
             "ops_off": med([x for x, _ in tp]), "ops_on": med([y for _, y in tp]),
             "ops_ratio": tr[0] if tr else None,
             "p99_us_off": med(p99[OFF]), "p99_us_on": med(p99[ON]),
+            "visited_paired": None if not vr else [round(x, 4) for x in vr],
+            "cost_paired": None if not r else [round(x, 4) for x in r],
             "rounds": design["rounds"], "period": design["period"],
             "autocorr": [None if a is None else round(a, 3) for a in design["ac"]],
             "order": design["order"], "dropped_pairs": design["dropped"]})

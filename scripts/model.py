@@ -121,8 +121,8 @@ def med(xs):
 
 
 def apps_medians(path):
-    """({(tag, setting): {metric: median per round}} of the agent's
-    memcg=ALL lines in apps.csv (settle rounds too: each is a walk), and
+    """({(tag, setting): {metric: median per measured round}} of the
+    agent's memcg=ALL lines in apps.csv, and
     {tag: (GiB, interval s)} from its meta lines; a tag without them ran
     at the bench/apps-* rows' lab.apps_mib=128 and 1 s)."""
     per, meta = {}, {}
@@ -131,7 +131,9 @@ def apps_medians(path):
             if r["part"] == "meta":
                 meta.setdefault(r["tag"], {})[r["metric"]] = float(r["value"])
                 continue
-            if r["part"] != "agent" or r["memcg"] != "ALL":
+            # the measured rounds (a settle round, round <= 0, read the
+            # Bloom filter the other setting's walk built)
+            if r["part"] != "agent" or r["memcg"] != "ALL" or not r["round"] or int(r["round"]) < 1:
                 continue
             k = (r["tag"], r["setting"])
             per.setdefault(k, {}).setdefault((r["pair"], r["round"]), {})[r["metric"]] = float(r["value"])
@@ -236,7 +238,34 @@ def build(dirname):
                                  "cpu_share_off": round(mo / (iv * 1000), 6)}
                 out["saving"] = [out["scaled"]["saving"], out["memoryless"]["saving"]]
                 preds.append(out)
+    # The saving itself where it was measured: each wss tag's measured
+    # 1 - on/off cost against what the model predicts for it from its
+    # workload's standard tag (the same tag at the standard place; a
+    # WORKLOAD@LABEL tag at its own size and interval).
+    saving_points = []
+    for tag in sorted({t for t, _ in apps}):
+        wl, pol = tag.split("/", 1)
+        base = f"{wl.split('@')[0]}/{pol}"
+        if pol != "wss" or wl.startswith("x86-") or not all(
+                (t, c) in apps for t in (tag, base) for c in ("0x0003", "0x0007")):
+            continue
+        boff, bon = apps[(base, "0x0003")], apps[(base, "0x0007")]
+        moff, mon = apps[(tag, "0x0003")], apps[(tag, "0x0007")]
+        if not boff["found"] or not moff["ms"]:
+            continue
+        gib, iv = place.get(tag, (lab_gib, lab_s))
+        k1 = min(1.0, max(0.0, 1 - bon["found"] / boff["found"]))
+        rng = []
+        for k in (k1, 1 - (1 - k1) ** (iv / lab_s)):
+            mo, mn, _ = workload_at(co, boff, bon, lab_gib, gib, k)
+            rng.append(round(1 - mn / mo, 4))
+        saving_points.append({"tag": tag, "gib": round(gib, 4), "interval_s": iv,
+                              "measured": round(1 - mon["ms"] / moff["ms"], 4),
+                              "measured_k": round(min(1.0, max(0.0, 1 - mon["found"] / moff["found"])), 4)
+                              if moff["found"] else None,
+                              "predicted": rng})
     model = {
+        "saving_points": saving_points,
         "formula": "ms = a*n + b_s*T + c*L + d*Y + e*P (guest ms under icount)",
         "coefficients": {"a_ms_per_command": round(co[0], 6), "b_off_ns_per_table": round(co[1] * 1e6, 2),
                          "b_on_ns_per_table": round(co[2] * 1e6, 2), "c_ns_per_leaf": round(co[3] * 1e6, 2),
@@ -295,6 +324,16 @@ def markdown(model):
         out.append(f"| {p['tag']}{' (fit)' if p['fit'] else ''} | {p['setting']} | {p['gib']:g} | "
                    f"{p['interval_s'] if p['interval_s'] is not None else '–'} | {p['measured']:.3f} | "
                    f"{p['predicted']:.3f} | {er} |")
+    if model.get("saving_points"):
+        out += ["", "The saving itself, measured (1 - on/off, the medians' ratio of the measured rounds' "
+                "cost) against the model's range for it, from its workload's standard tag (128 MiB, 1 s): "
+                "k is the share of carried tables that 0x0007 skipped.", "",
+                "| tag | GiB | interval s | measured saving | measured k | predicted, scaled .. memoryless |",
+                "|---|---|---|---|---|---|"]
+        for p in model["saving_points"]:
+            k = "–" if p["measured_k"] is None else f"{100 * p['measured_k']:.0f}%"
+            out.append(f"| {p['tag']} | {p['gib']:g} | {p['interval_s']:g} | {100 * p['measured']:.1f}% | {k} | "
+                       f"{100 * p['predicted'][0]:.1f}% .. {100 * p['predicted'][1]:.1f}% |")
     out += ["", "Predicted saving of 0x0007 per walk (1 - on/off), scaled .. memoryless, and the aging "
             "CPU with 0x0003 as a share of one CPU (scaled):", "",
             "| workload | GiB | interval s | saving | false-positive tables | aging CPU, off |",

@@ -337,9 +337,84 @@ APP_NAMES = {
 }
 
 
+def rng3(r, d=2):
+    return f"{r[0]:.{d}f} ({r[1]:.{d}f}..{r[2]:.{d}f})"
+
+
+def apps_answer_paired(sm, st):
+    """The real programs' numbers as the phase design of issue 33 measures
+    them: paired ratios beside their A/A controls' ranges, the verdicts as
+    counted, the rows away from 128 MiB and 1 s, the saturated runs."""
+    byname = {(a["workload"], a["policy"]): a for a in st}
+    wss = sorted((a for a in st if a["policy"] == "wss" and a.get("visited_paired")
+                  and not a["workload"].startswith("x86-") and "@" not in a["workload"]),
+                 key=lambda a: a["visited_paired"][0])
+    if not wss:
+        return []
+
+    def floor(a, key):
+        rs = [byname.get((a["workload"], f"{a['policy']}-{c}"), {}).get(key) for c in ("aa3", "aa7")]
+        rs = [r for r in rs if r]
+        return None if not rs else (min(r[1] for r in rs), max(r[2] for r in rs))
+
+    def one(a):
+        f = floor(a, "visited_paired")
+        return (f"{APP_NAMES.get(a['workload'], a['workload'])} {rng3(a['visited_paired'])}"
+                + (f" against {f[0]:.2f}..{f[1]:.2f}" if f else " (no A/A control)"))
+    s = ["On real programs (Debian's own servers, 128 MiB each in its own memcg, THP off, under "
+         "-icount), a working-set estimator that ages every memcg each second with force_scan=0 and "
+         "evicts what stayed cold for three intervals visits, with non-leaf young, this share of the "
+         "leaf entries it visits without (the median of 6 paired ratios in ABBA order, each over "
+         "three rounds, a whole cycle of the agent's generations; min..max), against the range "
+         "of its two A/A controls (both phases one setting, through the same path): "
+         + "; ".join(one(a) for a in wss) + "."]
+    out = [a for a in wss if (f := floor(a, "visited_paired")) and
+           (a["visited_paired"][2] < f[0] or a["visited_paired"][1] > f[1])]
+    s.append("Entirely outside its controls' range: " + (", ".join(
+        APP_NAMES.get(a["workload"], a["workload"]) for a in out) if out else "none") + ".")
+    ts = [t for t in sm.get("targets", []) if t["name"].startswith("apps-")]
+    if ts:
+        n = {v: sum(t["verdict"] == v for t in ts) for v in ("met", "unresolved", "missed", "not exercised")}
+        s.append(f"Judged by the one rule, with the A/A clause, the programs' targets are {n['met']} met, "
+                 f"{n['unresolved']} unresolved, {n['missed']} missed and {n['not exercised']} not "
+                 "exercised (results/apps.md).")
+    far = [a for a in st if a["policy"] == "wss" and "@" in a["workload"] and a.get("visited_paired")]
+    if far:
+        s.append("Away from 128 MiB and 1 s: " + "; ".join(
+            f"{APP_NAMES.get(a['workload'].split('@')[0], a['workload'])} at "
+            f"{'2 GiB' if a['workload'].endswith('@2g') else 'a 4 s interval'} {rng3(a['visited_paired'])} "
+            f"of the leaf entries" + (f", aging cost {rng3(a['cost_paired'])}" if a.get("cost_paired") else "")
+            for a in far) + ".")
+    force = [a for a in st if a["policy"] == "wss-force" and a.get("visited_paired")
+             and not a["workload"].startswith("x86-")]
+    if force:
+        s.append("With force_scan=1, debugfs's documented default, the walk enters every table either "
+                 "way (leaf entries " + ", ".join(rng3(a["visited_paired"], 3) for a in force)
+                 + "): an agent must age with force_scan=0 to gain anything.")
+    rec = [a for a in st if a["policy"] in ("senpai", "memmax", "senpai-pub") and "@" not in a["workload"]]
+    if rec:
+        s.append("Where reclaim does the aging (a senpai-style memory.reclaim loop, senpai as published "
+                 "on memory.high, memory.max), the median phase made "
+                 + ", ".join(f"{a['walks_off'] or 0:g} walks ({a['policy']})" for a in rec)
+                 + ": little or nothing to save.")
+    x86 = [a for a in st if a["workload"] == "x86-redis-recent" and a["policy"] == "wss" and a.get("visited_paired")]
+    if x86:
+        s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the same "
+                 f"Redis estimator visits {rng3(x86[0]['visited_paired'])} of the leaf entries with "
+                 "non-leaf young.")
+    sat = [t for t in ts if t["name"].endswith("-sat-throughput") and t["median"] is not None]
+    if sat:
+        s.append("Run flat out (no offered rate), the servers' throughput with non-leaf young was "
+                 f"{min(t['low'] for t in sat):.3f} to {max(t['high'] for t in sat):.3f} times what it "
+                 f"was without, pair by pair, across {len(sat)} saturated runs.")
+    return s
+
+
 def apps_answer(sm):
     """The real applications' numbers, as sentences (none without them)."""
     st = sm.get("apps") or []
+    if any(a.get("visited_paired") for a in st):
+        return apps_answer_paired(sm, st)
     # the rows at the standard size and interval (a WORKLOAD@LABEL tag ran
     # at another, for the model)
     arm = [a for a in st if not a["workload"].startswith("x86-") and "@" not in a["workload"]]
