@@ -679,6 +679,28 @@ AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
 JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
 
 
+def model_coefficients():
+    """The walk-cost model's coefficients (scripts/model.py) from the
+    published results/summary.json, or None."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "summary.json")
+    try:
+        with open(path) as f:
+            return json.load(f).get("model", {}).get("coefficients")
+    except (OSError, ValueError):
+        return None
+
+
+def cost_per_work(co, v, on):
+    """A phase's measured cost (the agent's instructions, as guest ms)
+    over what the model predicts from its counters: the cost of the work
+    the walks did, which repeats where the work does not."""
+    pred = (co["a_ms_per_command"] * v["n"]
+            + (co["b_on_ns_per_table"] if on else co["b_off_ns_per_table"]) / 1e6 * v["mapped_kib"] / 2048
+            + co["c_ns_per_leaf"] / 1e6 * v["visited"] + co["d_ns_per_young"] / 1e6 * v["young"]
+            + (co["e_ns_per_young_pmd"] / 1e6 * v["found"] if on else 0))
+    return v["inst"] / 1e6 / pred if pred > 0 else None
+
+
 def cold_curve():
     """The growth-cold sweep's (share of tables gone cold, %, walk time
     on/off) points, from this run's growth logs or the published
@@ -771,6 +793,16 @@ def apps_section(agent, out):
         # the leaf entries visited, paired (the counters repeat exactly
         # for the same work: their A/A spread is the design's own)
         vr = ratio([(ph[OFF][p]["visited"], ph[ON][p]["visited"]) for p in pairs])[0]
+        # and the cost of the same work: instructions over the model's
+        # prediction from the counters, paired (an A/A control's aa7 runs
+        # 0x0007 in both arms)
+        co = model_coefficients() if use_inst else None
+        wr = None
+        if co:
+            ons = {OFF: pol.endswith("-aa7"), ON: not pol.endswith("-aa3")}
+            wr = ratio([(cost_per_work(co, ph[OFF][p], ons[OFF]), cost_per_work(co, ph[ON][p], ons[ON]))
+                        for p in pairs])[0]
+        design["work"] = wr
         r, rs = ratio(cpu_pairs) if pol != "memmax" else (None, "–")
 
         def pr(caps, key):
@@ -809,6 +841,7 @@ def apps_section(agent, out):
             "p99_us_off": med(p99[OFF]), "p99_us_on": med(p99[ON]),
             "visited_paired": None if not vr else [round(x, 4) for x in vr],
             "cost_paired": None if not r else [round(x, 4) for x in r],
+            "cost_per_work_paired": None if not wr else [round(x, 4) for x in wr],
             "rounds": design["rounds"], "period": design["period"],
             "autocorr": [None if a is None else round(a, 3) for a in design["ac"]],
             "order": design["order"], "dropped_pairs": design["dropped"]})
@@ -932,14 +965,20 @@ def design_table(out):
                "whether the measured rounds are a whole number of cycles (if not, the tag's targets are "
                "unresolved: the settings were compared at different positions of the cycle); the order "
                "of the settings in a pair (ABBA, or fixed: 0x0003 first); the pairs dropped because a "
-               "settle round did not walk a memcg that the measured rounds walked.\n")
-    out.append("| tag | rounds | autocorrelation, lags 1.. | period | whole cycles | order | pairs dropped |")
-    out.append("|---|---|---|---|---|---|---|")
+               "settle round did not walk a memcg that the measured rounds walked; and the cost of the "
+               "same work, paired: the agent's instructions over what scripts/model.py predicts from the "
+               "phase's counters (an A/A control's spread here is the cost's own, the walks' differing "
+               "work taken out).\n")
+    out.append("| tag | rounds | autocorrelation, lags 1.. | period | whole cycles | order | pairs dropped | "
+               "cost per work, paired |")
+    out.append("|---|---|---|---|---|---|---|---|")
     for g in DESIGN:
         acs = " ".join("–" if a is None else f"{a:+.2f}" for a in g["ac"])
         whole = "–" if not g["period"] else ("yes" if g["rounds"] % g["period"] == 0 else "**no**")
         out.append(f"| {g['tag']} | {g['rounds']:g} | {acs} | {g['period'] or 'none'} | {whole} | "
-                   f"{g['order']} | {', '.join(map(str, g['dropped'])) or '0'} |")
+                   f"{g['order']} | {', '.join(map(str, g['dropped'])) or '0'} | "
+                   + ("–" if not g.get("work") else
+                      f"{g['work'][0]:.3f} ({g['work'][1]:.3f}..{g['work'][2]:.3f})") + " |")
 
 
 def agent_phases(agent, tag):
