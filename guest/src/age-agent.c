@@ -38,7 +38,9 @@
  *              by up to 100% (by (integral / 10 ms / 20)^2 of it), and
  *              after 6 ticks without that it lowers memory.high by up to
  *              1% (by ((10 ms / integral) / 10)^2 of it), starting from
- *              memory.current and never below 100 MiB (its --min-size)
+ *              memory.current, between 100 MiB and 100 GiB (its
+ *              --min-size, --max-size); if someone else moved
+ *              memory.high, it starts again from memory.current
  *   -x PCT     reclaim's pressure target (default 0.1)
  *   -s PCT     reclaim's first step (default 0.5)
  * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
@@ -517,6 +519,7 @@ static void reclaim_one(struct memcg *m)
 #define SENPAI_COEFF_PROBE 10.0
 #define SENPAI_COEFF_BACKOFF 20.0
 #define SENPAI_MIN_BYTES (100ULL << 20)
+#define SENPAI_MAX_BYTES (100ULL << 30)
 
 /* senpai mode: one tick of one memcg; the write of memory.high reclaims
  * down to it in this thread, which is the cost counted */
@@ -538,7 +541,9 @@ static void senpai_one(struct memcg *m)
 		m->grace = SENPAI_TICKS;
 		adj = 0;
 	} else {
-		m->integral += psi - m->psi_us;
+		/* a failed read (0) or a reset counter adds nothing */
+		if (psi > m->psi_us)
+			m->integral += psi - m->psi_us;
 		m->psi_us = psi;
 		if (m->integral > SENPAI_PRESSURE_US) {
 			err = m->integral / SENPAI_PRESSURE_US;
@@ -560,12 +565,17 @@ static void senpai_one(struct memcg *m)
 		m->grace = SENPAI_TICKS - 1;
 	}
 	m->integral = 0;
-	/* someone else moved memory.high (or the first tick): from current */
+	/* the first tick, or someone else moved memory.high ("max" reads
+	 * as 0): from memory.current, without the adjustment, as
+	 * senpai.py's import_limit() does */
 	if (!m->limit || high != m->limit)
 		m->limit = cg_value(m, "memory.current", NULL, 0);
-	m->limit += (long long)(m->limit * adj);
+	else
+		m->limit += (long long)(m->limit * adj);
 	if (m->limit < SENPAI_MIN_BYTES)
 		m->limit = SENPAI_MIN_BYTES;
+	if (m->limit > SENPAI_MAX_BYTES)
+		m->limit = SENPAI_MAX_BYTES;
 	m->limit &= ~4095ULL;
 	snprintf(path, sizeof(path), "%s/memory.high", m->path);
 	len = snprintf(arg, sizeof(arg), "%llu", m->limit);
