@@ -123,7 +123,7 @@ def read_logs(paths):
                 if re.search(r"LAB: booted \S*(amd64|x86_64)", line):
                     x86 = True
                 if x86 and "tag=" in line and "bench-apps" not in line:
-                    line = re.sub(r"tag=([a-z0-9-]+/)", r"tag=x86-\1", line)
+                    line = re.sub(r"tag=([a-z0-9@-]+/)", r"tag=x86-\1", line)
                 if "BENCH-ERROR" in line:
                     print(f"{p}: {line}", file=sys.stderr)
                 d = fields(line, "BENCH")
@@ -642,8 +642,9 @@ def walk_period(series):
     (jvm-long's first A/A control read 0.51 at lag 7 alone, in 48 walks)."""
     ac = [autocorr(series, k) for k in range(1, PERIOD_LAGS + 1)]
     for k in range(2, PERIOD_LAGS // 2 + 1):
-        a, nxt, twice = ac[k - 1], ac[k], ac[2 * k - 1]
-        if a is not None and a >= PERIOD_AC and a >= nxt and twice is not None and twice >= PERIOD_AC / 2:
+        a, prev, nxt, twice = ac[k - 1], ac[k - 2], ac[k], ac[2 * k - 1]
+        if (a is not None and a >= PERIOD_AC and a >= prev and a >= nxt
+                and twice is not None and twice >= PERIOD_AC / 2):
             return k, ac
     return None, ac
 
@@ -665,8 +666,10 @@ def aa_clears(t):
         if r is None:
             continue
         lo, hi = r
-        if h in ("<=", "<"):
+        if h == "<=":
             same = hi <= b if t["verdict"] == "met" else lo > b
+        elif h == "<":
+            same = hi < b if t["verdict"] == "met" else lo >= b
         else:
             same = lo >= b if t["verdict"] == "met" else hi < b
         if same:
@@ -679,15 +682,24 @@ AGENT_BOUND = 0.5   # the goal: aging CPU at least 50% lower with 0x0007
 JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
 
 
+GROWTH_PTS = []  # this run's growth points, when it had a growth sweep
+
+
 def model_coefficients():
-    """The walk-cost model's coefficients (scripts/model.py) from the
-    published results/summary.json, or None."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "summary.json")
-    try:
-        with open(path) as f:
-            return json.load(f).get("model", {}).get("coefficients")
-    except (OSError, ValueError):
-        return None
+    """The walk-cost model's coefficients (scripts/model.py), fitted to this
+    run's growth sweep, else to the published results/summary.json's, or
+    None."""
+    import model
+    growth = GROWTH_PTS
+    if not growth:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "results", "summary.json")
+        try:
+            with open(path) as f:
+                growth = json.load(f).get("growth", [])
+        except (OSError, ValueError):
+            return None
+    co = model.fit(growth)
+    return model.named(co) if co else None
 
 
 def cost_per_work(co, v, on):
@@ -872,7 +884,7 @@ def apps_section(agent, out):
             # an A/A control: no target of its own; its spreads are the
             # floor printed beside the targets of the policy it controls
             floors.setdefault(f"apps-{wl}-{pol[:aa.start()]}", []).append(
-                (aa.group(0)[1:], r, ratio(lp)[0] if lp else tr))
+                (aa.group(0)[1:], r, ratio(lp)[0] if lp else None, tr))
             continue
         if pol != "memmax":
             word = "at least 30% lower" if kind == "pays" else "no more than 1% higher"
@@ -912,8 +924,10 @@ def apps_section(agent, out):
         fl = []
         # a target's name is its workload's and policy's, then -cpu, -p99
         # or -throughput
-        for name, rc, rp in floors.get(t["name"].rsplit("-", 1)[0], []):
-            x = rc if t["name"].endswith("-cpu") else rp
+        # each target against its own metric's A/A range (a p99 target
+        # against the controls' p99 pairs, never their throughput)
+        for name, rc, rp, rt in floors.get(t["name"].rsplit("-", 1)[0], []):
+            x = rc if t["name"].endswith("-cpu") else (rp if t["name"].endswith("-p99") else rt)
             t.setdefault("aa", {})[name] = None if not x else [round(x[1], 6), round(x[2], 6)]
             fl.append(f"{name} {'–' if not x else f'{x[1]:.3f}..{x[2]:.3f}'}")
         aa_clears(t)
@@ -931,16 +945,18 @@ def phase_design(agent, tag, ph):
     series' autocorrelation and period (walk_period); the order (ABBA when
     lines carry order=1|2 and each setting ran first in some pair, else
     fixed: 0x0003 first in every pair); and the pairs dropped because a
-    memcg that walked in the measured rounds did not walk in its settle
-    rounds, so that its first measured walk read the Bloom filter the other
+    memcg group (the agent's lines sum the memcgs named NAME-N as NAME)
+    that walked in the measured rounds did not walk in its settle rounds,
+    so that its first measured walk read the Bloom filter the other
     setting's walk had built."""
-    series, settle, meas, first = [], {}, {}, {}
+    series, pos, settle, meas, first = [], [], {}, {}, {}
     for d in agent:
         if d.get("tag") != tag or d["_part"] != "agent" or int(d["pair"]) < 1:
             continue
         k = (d["caps"], int(d["pair"]))
         if d["memcg"] == "ALL":
             series.append(float(d.get("visited", 0)))
+            pos.append(d["round"])
             if d.get("order") == "1":
                 first.setdefault(d["caps"], set()).add(k[1])
             continue
@@ -948,7 +964,17 @@ def phase_design(agent, tag, ph):
         box = settle if d["settle"] != "0" else meas
         box[k + (d["memcg"],)] = box.get(k + (d["memcg"],), 0) + w
     dropped = sorted({p for (c, p, m), w in meas.items() if w > 0 and not settle.get((c, p, m))})
-    period, ac = walk_period(series)
+    # Each walk less the mean of its position in the phase (the settle
+    # walk, the first measured...): what the phase design itself makes
+    # repeat (a settle walk reading the other setting's filter, every
+    # 1+R walks) is not the workload's cycle. A cycle locked to the phase
+    # length is taken out too, and needs no whole-cycle rule: every phase
+    # sees the same positions of it.
+    mean = {}
+    for x, q in zip(series, pos):
+        mean.setdefault(q, []).append(x)
+    mean = {q: sum(v) / len(v) for q, v in mean.items()}
+    period, ac = walk_period([x - mean[q] for x, q in zip(series, pos)])
     rounds = med([v["rounds"] for c in (OFF, ON) for v in ph.get(c, {}).values()]) or 0
     return {"tag": tag, "rounds": rounds, "period": period, "ac": ac, "walks": len(series),
             "order": "ABBA" if len(first) == 2 else "fixed", "dropped": dropped}
@@ -1315,6 +1341,7 @@ def main():
     out.append("\n## Regression guards and the cost of HAFT when it cannot help\n")
     grd = guard_table(guard, out)
     ctl, wall, pts = method_and_growth(bench, out)
+    GROWTH_PTS[:] = pts or []
     ts = summary_targets(bench, age, rec, grd, ctl, wall)
     targets_md(ts, out)
     ts += agent_summary(agent_section(agent, out))

@@ -361,13 +361,23 @@ def apps_answer_paired(sm, st):
         f = floor(a, "visited_paired")
         return (f"{APP_NAMES.get(a['workload'], a['workload'])} {rng3(a['visited_paired'])}"
                 + (f" against {f[0]:.2f}..{f[1]:.2f}" if f else " (no A/A control)"))
+    npairs = sorted({a["pairs"] for a in wss})
+    rounds = sorted({a.get("rounds") for a in wss if a.get("rounds")})
+    orders = sorted({a.get("order") for a in wss if a.get("order")})
+    whole = all(not a.get("period") or (a.get("rounds") or 0) % a["period"] == 0 for a in wss)
+    design = (f"the median of {'-'.join(map(str, npairs))} paired ratios"
+              + (" in ABBA order" if orders == ["ABBA"] else "")
+              + (f", each over {'-'.join(f'{r:g}' for r in rounds)} measured rounds" if rounds else "")
+              + ("" if whole else ", some not a whole number of their workload's cycle")
+              + "; min..max")
     s = ["On real programs (Debian's own servers, 128 MiB each in its own memcg, THP off, under "
          "-icount), a working-set estimator that ages every memcg each second with force_scan=0 and "
          "evicts what stayed cold for three intervals visits, with non-leaf young, this share of the "
-         "leaf entries it visits without (the median of 6 paired ratios in ABBA order, each over "
-         "three rounds, a whole cycle of the agent's generations; min..max), against the range "
-         "of its two A/A controls (both phases one setting, through the same path): "
-         + "; ".join(one(a) for a in wss) + "."]
+         f"leaf entries it visits without ({design}), against the range of its A/A controls (both "
+         "phases one setting, through the same path): " + "; ".join(one(a) for a in wss) + "."]
+    drop = sum(len(a.get("dropped_pairs") or []) for a in wss)
+    if drop:
+        s.append(f"{drop} pairs were dropped because a settle round did not walk a memcg.")
     out = [a for a in wss if (f := floor(a, "visited_paired")) and
            (a["visited_paired"][2] < f[0] or a["visited_paired"][1] > f[1])]
     s.append("Entirely outside its controls' range: " + (", ".join(
@@ -379,10 +389,17 @@ def apps_answer_paired(sm, st):
                  f"{n['unresolved']} unresolved, {n['missed']} missed and {n['not exercised']} not "
                  "exercised (results/apps.md).")
     far = [a for a in st if a["policy"] == "wss" and "@" in a["workload"] and a.get("visited_paired")]
+
+    def where(label):
+        # the bench rows' labels: @2g (2 GiB), @4s (aged every 4 s)
+        m = re.fullmatch(r"(\d+)([gs])", label)
+        if not m:
+            return f"as labelled {label}"
+        return f"at {m.group(1)} GiB" if m.group(2) == "g" else f"aged every {m.group(1)} s"
     if far:
         s.append("Away from 128 MiB and 1 s: " + "; ".join(
-            f"{APP_NAMES.get(a['workload'].split('@')[0], a['workload'])} at "
-            f"{'2 GiB' if a['workload'].endswith('@2g') else 'a 4 s interval'} {rng3(a['visited_paired'])} "
+            f"{APP_NAMES.get(a['workload'].split('@')[0], a['workload'])} "
+            f"{where(a['workload'].split('@', 1)[1])} {rng3(a['visited_paired'])} "
             f"of the leaf entries" + (f", aging cost {rng3(a['cost_paired'])}" if a.get("cost_paired") else "")
             for a in far) + ".")
     force = [a for a in st if a["policy"] == "wss-force" and a.get("visited_paired")
@@ -393,10 +410,11 @@ def apps_answer_paired(sm, st):
                  + "): an agent must age with force_scan=0 to gain anything.")
     rec = [a for a in st if a["policy"] in ("senpai", "memmax", "senpai-pub") and "@" not in a["workload"]]
     if rec:
+        walks = [a["walks_off"] or 0 for a in rec]
         s.append("Where reclaim does the aging (a senpai-style memory.reclaim loop, senpai as published "
-                 "on memory.high, memory.max), the median phase made "
+                 "on memory.high, memory.max), the median round made "
                  + ", ".join(f"{a['walks_off'] or 0:g} walks ({a['policy']})" for a in rec)
-                 + ": little or nothing to save.")
+                 + (": little or nothing to save." if max(walks) < 1 else "."))
     x86 = [a for a in st if a["workload"] == "x86-redis-recent" and a["policy"] == "wss" and a.get("visited_paired")]
     if x86:
         s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the same "
@@ -525,9 +543,16 @@ def model_answer(sm):
                  + "; ".join(APP_NAMES.get(w, w) + " " + " and ".join(
                      f"{100 * p['saving'][0]:.0f}% to {100 * p['saving'][1]:.0f}% every {p['interval_s']} s"
                      for p in ps) for w, ps in by.items())
-                 + ": the low end if the program does per interval what it did here per second, the "
-                 "high end if a carried table goes cold independently each second. results/model.md "
-                 "has its assumptions; every program walk it was checked against ran at 128 MiB and 1 s.")
+                 + ": the range of three scenarios for how the share of carried tables gone cold grows "
+                 "with the interval (results/model.md has them and the other assumptions). "
+                 + ("Every program walk it was checked against ran at 128 MiB and 1 s."
+                    if not any(p.get("interval_s") not in (None, 1.0) or p.get("gib") not in (0.125,)
+                               for p in m["points"] if p.get("interval_s") is not None)
+                    else "Where the lab measured the saving itself away from 128 MiB and 1 s: " + "; ".join(
+                        f"{p['tag'].split('/')[0]} {100 * p['measured']:.0f}% measured, "
+                        f"{100 * p['predicted'][0]:.0f}% to {100 * p['predicted'][1]:.0f}% predicted"
+                        for p in m.get("saving_points", []) if "@" in p["tag"] and p["measured"] is not None)
+                    + "."))
     return s
 
 
