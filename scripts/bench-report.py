@@ -26,6 +26,7 @@ b), wallclock (timed by the host's clock, not icount), growth-size and
 growth-cold (the cost growth sweeps).
 """
 import csv
+import functools
 import json
 import os
 import re
@@ -685,10 +686,11 @@ JOB_BOUND = 0.99    # and the jobs' throughput no more than 1% lower
 GROWTH_PTS = []  # this run's growth points, when it had a growth sweep
 
 
+@functools.cache
 def model_coefficients():
     """The walk-cost model's coefficients (scripts/model.py), fitted to this
     run's growth sweep, else to the published results/summary.json's, or
-    None."""
+    None; fitted once (GROWTH_PTS is set before the first call)."""
     import model
     growth = GROWTH_PTS
     if not growth:
@@ -698,18 +700,16 @@ def model_coefficients():
                 growth = json.load(f).get("growth", [])
         except (OSError, ValueError):
             return None
-    co = model.fit(growth)
-    return model.named(co) if co else None
+    return model.fit(growth)
 
 
 def cost_per_work(co, v, on):
     """A phase's measured cost (the agent's instructions, as guest ms)
-    over what the model predicts from its counters: the cost of the work
-    the walks did, which repeats where the work does not."""
-    pred = (co["a_ms_per_command"] * v["n"]
-            + (co["b_on_ns_per_table"] if on else co["b_off_ns_per_table"]) / 1e6 * v["mapped_kib"] / 2048
-            + co["c_ns_per_leaf"] / 1e6 * v["visited"] + co["d_ns_per_young"] / 1e6 * v["young"]
-            + (co["e_ns_per_young_pmd"] / 1e6 * v["found"] if on else 0))
+    over what the model predicts from its counters (the PMD entries found
+    young: the tables entered): the cost of the work the walks did, which
+    repeats where the work does not."""
+    import model
+    pred = model.predict_ms(co, v["n"], v["mapped_kib"] / model.TABLE_KIB, v["visited"], v["young"], on, v["found"])
     return v["inst"] / 1e6 / pred if pred > 0 else None
 
 

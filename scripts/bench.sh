@@ -125,8 +125,6 @@ with open(sys.argv[2], "w") as f:
     json.dump(doc, f, indent=1)
     f.write("\n")
 PY
-	python3 "$TOP/scripts/model.py" "$TOP/results" || fail=1
-	python3 "$TOP/scripts/results.py" render || fail=1
 elif [ $fail = 0 ]; then
 	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
 	for f in bench.md bench.csv summary.json "$out"/bench*.png; do
@@ -143,6 +141,9 @@ with open(sys.argv[1] + "/results/bench.json", "w") as f:
                        "except the host-timed cold walks (age-wallclock)."}, f, indent=1)
     f.write("\n")
 PY
+fi
+# the model from what results/ now holds, then README and cover letter
+if [ $fail = 0 ]; then
 	python3 "$TOP/scripts/model.py" "$TOP/results" || fail=1
 	python3 "$TOP/scripts/results.py" render || fail=1
 fi

@@ -357,10 +357,12 @@ def apps_answer_paired(sm, st):
         rs = [r for r in rs if r]
         return None if not rs else (min(r[1] for r in rs), max(r[2] for r in rs))
 
-    def one(a):
+    def against(a, d=2):
         f = floor(a, "visited_paired")
-        return (f"{APP_NAMES.get(a['workload'], a['workload'])} {rng3(a['visited_paired'])}"
-                + (f" against {f[0]:.2f}..{f[1]:.2f}" if f else " (no A/A control)"))
+        return f" against {f[0]:.{d}f}..{f[1]:.{d}f}" if f else " (no A/A control)"
+
+    def one(a):
+        return f"{APP_NAMES.get(a['workload'], a['workload'])} {rng3(a['visited_paired'])}{against(a)}"
     npairs = sorted({a["pairs"] for a in wss})
     rounds = sorted({a.get("rounds") for a in wss if a.get("rounds")})
     orders = sorted({a.get("order") for a in wss if a.get("order")})
@@ -397,7 +399,7 @@ def apps_answer_paired(sm, st):
             return f"as labelled {label}"
         return f"at {m.group(1)} GiB" if m.group(2) == "g" else f"aged every {m.group(1)} s"
     if far:
-        s.append("Away from 128 MiB and 1 s: " + "; ".join(
+        s.append("Away from 128 MiB and 1 s, with no A/A control run there: " + "; ".join(
             f"{APP_NAMES.get(a['workload'].split('@')[0], a['workload'])} "
             f"{where(a['workload'].split('@', 1)[1])} {rng3(a['visited_paired'])} "
             f"of the leaf entries" + (f", aging cost {rng3(a['cost_paired'])}" if a.get("cost_paired") else "")
@@ -406,7 +408,7 @@ def apps_answer_paired(sm, st):
              and not a["workload"].startswith("x86-")]
     if force:
         s.append("With force_scan=1, debugfs's documented default, the walk enters every table either "
-                 "way (leaf entries " + ", ".join(rng3(a["visited_paired"], 3) for a in force)
+                 "way (leaf entries " + ", ".join(rng3(a["visited_paired"], 3) + against(a, 3) for a in force)
                  + "): an agent must age with force_scan=0 to gain anything.")
     rec = [a for a in st if a["policy"] in ("senpai", "memmax", "senpai-pub") and "@" not in a["workload"]]
     if rec:
@@ -425,87 +427,17 @@ def apps_answer_paired(sm, st):
     sat = [t for t in ts if t["name"].endswith("-sat-throughput") and t["median"] is not None
            and t["verdict"] != "not exercised"]
     if sat:
-        s.append("Run flat out (no offered rate), the servers' throughput with non-leaf young was "
+        s.append("Run flat out (no offered rate, and no A/A control), the servers' throughput with "
+                 "non-leaf young was "
                  f"{min(t['low'] for t in sat):.3f} to {max(t['high'] for t in sat):.3f} times what it "
                  f"was without, pair by pair, across {len(sat)} saturated runs.")
     return s
 
 
 def apps_answer(sm):
-    """The real applications' numbers, as sentences (none without them)."""
-    st = sm.get("apps") or []
-    if any(a.get("visited_paired") for a in st):
-        return apps_answer_paired(sm, st)
-    # the rows at the standard size and interval (a WORKLOAD@LABEL tag ran
-    # at another, for the model)
-    arm = [a for a in st if not a["workload"].startswith("x86-") and "@" not in a["workload"]]
-    wss = [a for a in arm if a["policy"] == "wss" and a.get("visited_off")]
-    if not wss:
-        return []
-
-    def vis(a):
-        return a["visited_on"] / a["visited_off"]
-    wss.sort(key=vis)
-
-    def one(a):
-        return (f"{APP_NAMES.get(a['workload'], a['workload'])} {vis(a):.2f}"
-                + (f" (aging CPU {a['cpu_ratio']:.2f})" if a.get("cpu_ratio") is not None else ""))
-    s = ["On real programs (Debian's own servers, 128 MiB each in its own memcg, THP off, offered "
-         "a fixed load, under -icount), a working-set estimator that ages every memcg each second "
-         "with force_scan=0 and evicts what stayed cold for three intervals visits this share of "
-         "the leaf entries with non-leaf young that it visits without (the median of 10 phases "
-         "with it over the median of 10 without; the aging CPU of a single walk scatters more): "
-         + "; ".join(one(a) for a in wss) + "."]
-    if not any("aa" in t for t in sm.get("targets", [])):
-        # the first A/A control's range of leaf entries visited, B over A
-        # per pair (the icount boot of docs/findings.md)
-        lo, hi = 0.81, 1.16
-        out = [f"{APP_NAMES.get(a['workload'], a['workload'])} ({vis(a):.2f})"
-               for a in wss if not lo <= vis(a) <= hi]
-        s.append("No A/A control ran beside these. The first one, 4 pairs of Redis as a feed cache "
-                 "at 64 MiB with both phases 0x0003 (docs/findings.md, \"The thread clock under "
-                 f"icount\"), visited {lo:.2f} to {hi:.2f} times the leaf entries from one phase to "
-                 "the other. Outside that range: " + ("; ".join(out) if out else "none of the above")
-                 + "; none of these runs had a control of its own.")
-    if any(a["workload"] == "pgbench" for a in wss):
-        s.append("PostgreSQL's hot range moves, so its phases differ more among themselves than the "
-                 "two settings do (results/apps.md has the ranges).")
-    sk = [a for a in wss if a.get("skipped_share") is not None]
-    if sk:
-        big = max(sk, key=lambda a: a["skipped_share"])
-        rest = [a["skipped_share"] for a in sk if a is not big]
-        s.append("Of the tables the Bloom filter carried to a walk, 0x0007 skipped "
-                 f"{100 * big['skipped_share']:.0f}% for {APP_NAMES.get(big['workload'], big['workload'])} "
-                 f"and at most {100 * max(0, max(rest, default=0)):.0f}% for the others: everything else "
-                 "had been touched again within the second.")
-    shares = [a["cpu_share_off"] for a in wss if a.get("cpu_share_off") is not None]
-    ops = [a["ops_ratio"] for a in arm if a.get("ops_ratio") is not None]
-    if shares:
-        s.append(f"The aging is {100 * min(shares):.2f}% to {100 * max(shares):.2f}% of one CPU to "
-                 "begin with, and no program's throughput moved, which at a fixed offered rate "
-                 "that every program kept up with it could not have done short of falling behind"
-                 + (f" (on/off {min(ops):.3f} to {max(ops):.3f} across every workload and policy)."
-                    if ops else "."))
-    force = [a for a in arm if a["policy"] == "wss-force" and a.get("visited_off")]
-    if force:
-        s.append("With force_scan=1, debugfs's documented default, the walk enters every table and "
-                 "visits exactly as many entries either way (on/off "
-                 + ", ".join(f"{vis(a):.3f}" for a in force) + "): an agent must age with "
-                 "force_scan=0 to gain anything.")
-    rec = [a for a in arm if a["policy"] in ("senpai", "memmax", "senpai-pub")]
-    if rec:
-        s.append("Where reclaim does the aging (a senpai-style memory.reclaim loop, memory.max), "
-                 "it rarely needed a new generation in these phases, so there was next to nothing "
-                 "to save.")
-    x86 = {a["policy"]: a for a in st if a["workload"] == "x86-redis-recent" and a.get("visited_off")}
-    armr = {a["policy"]: a for a in arm if a["workload"] == "redis-recent" and a.get("visited_off")}
-    if "wss-force" in x86 and "wss-force" in armr:
-        s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the "
-                 f"same Redis run's forced walk visits {x86['wss-force']['visited_off']:,.0f} entries "
-                 f"against {armr['wss-force']['visited_off']:,.0f} on arm64, and its estimator's walks "
-                 f"visit {vis(x86['wss']):.2f} times the entries with non-leaf young, against "
-                 f"{vis(armr['wss']):.2f} on arm64.")
-    return s
+    """The real applications' numbers, as sentences (none without them:
+    summary.json's apps entries from a bench-report that pairs them)."""
+    return apps_answer_paired(sm, sm.get("apps") or [])
 
 
 def system_answer(apps, sm):
