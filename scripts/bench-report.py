@@ -145,6 +145,9 @@ def read_logs(paths):
                 if m:
                     APPS_INTERVAL[("x86-" if x86 else "") + m.group(1)] = float(m.group(3))
                     APPS_MIB[("x86-" if x86 else "") + m.group(1)] = float(m.group(2))
+                m = re.search(r"# bench-apps: replayed (\S+/\S+): pairs dropped ([\d ]+)$", line)
+                if m:
+                    REPLAYED_DROPS[m.group(1)] = {int(x) for x in m.group(2).split()}
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
                     aa_arm(d)
@@ -581,6 +584,9 @@ APP_LINES = []
 APPS_STATS = []  # per WORKLOAD/POLICY, for summary.json's "apps"
 APPS_INTERVAL = {}  # the aging interval of each workload, ms (its '# bench-apps:' line)
 APPS_MIB = {}  # and its data's size, MiB
+# the pairs a published run dropped, for a tag replayed from its apps.csv
+# (scripts/apps-replay.py: the per-memcg lines the rule reads are not in it)
+REPLAYED_DROPS = {}
 
 
 def base_workload(wl):
@@ -963,7 +969,8 @@ def phase_design(agent, tag, ph):
         w = float(d.get("walks", 0))
         box = settle if d["settle"] != "0" else meas
         box[k + (d["memcg"],)] = box.get(k + (d["memcg"],), 0) + w
-    dropped = sorted({p for (c, p, m), w in meas.items() if w > 0 and not settle.get((c, p, m))})
+    dropped = sorted({p for (c, p, m), w in meas.items() if w > 0 and not settle.get((c, p, m))}
+                     | REPLAYED_DROPS.get(tag, set()))
     # Each walk less the mean of its position in the phase (the settle
     # walk, the first measured...): what the phase design itself makes
     # repeat (a settle walk reading the other setting's filter, every

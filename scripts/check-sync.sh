@@ -2,7 +2,8 @@
 # TAP check: the files patches/ adds (as applied in build/linux) and their
 # copies under arch/ mm/ tools/ Documentation/ here are identical, and no
 # copy exists for a file the series does not add; the published results
-# are what their data renders.
+# are what their data renders (results/README.md, the cover letter's
+# numbers, results/apps.md).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 bad=0
@@ -54,6 +55,23 @@ if out=$(python3 "$TOP/scripts/results.py" render --check 2>&1); then
 else
 	echo "$out" | sed 's/^/# /'
 	tap_result 1 "results/README.md or the cover letter's numbers differ from results/ data"
+	bad=1
+fi
+# results/apps.md is what bench-report makes of results/apps.csv, the
+# samples published beside it (scripts/apps-replay.py): every verdict and
+# ratio there can be recomputed from the CSV alone, and the report of a
+# re-run row can stand beside the rows replayed from it.
+rp=$(mktemp -d) && trap 'rm -rf "$ml" "$rp"' EXIT
+if [ ! -f "$TOP/results/apps.md" ] && [ ! -f "$TOP/results/apps.csv" ]; then
+	tap_skip "no real-program results published (results/apps.md, apps.csv)"
+elif python3 "$TOP/scripts/apps-replay.py" "$TOP/results/apps.csv" >"$rp/apps-published.log" &&
+	python3 "$TOP/scripts/bench-report.py" "$rp" >"$rp/report.out" 2>&1 &&
+	cmp -s "$rp/apps.md" "$TOP/results/apps.md"; then
+	tap_result 0 "results/apps.md is what bench-report makes of results/apps.csv ($(grep -c '^AGENT ' "$rp/apps-published.log") rounds replayed)"
+else
+	tail -3 "$rp/report.out" 2>/dev/null | sed 's/^/# /'
+	diff "$rp/apps.md" "$TOP/results/apps.md" 2>&1 | head -10 | sed 's/^/#   /'
+	tap_result 1 "results/apps.md and what bench-report makes of results/apps.csv differ"
 	bad=1
 fi
 tap_plan
