@@ -391,18 +391,25 @@ def apps_answer_paired(sm, st):
                  f"{n['unresolved']} unresolved, {n['missed']} missed and {n['not exercised']} not "
                  "exercised (results/apps.md).")
     far = [a for a in st if a["policy"] == "wss" and "@" in a["workload"] and a.get("visited_paired")]
+    place = {p["tag"]: p for p in (sm.get("model") or {}).get("saving_points", [])}
 
-    def where(label):
-        # the bench rows' labels: @2g (2 GiB), @4s (aged every 4 s)
-        m = re.fullmatch(r"(\d+)([gs])", label)
-        if not m:
+    def where(a):
+        # the size and interval the model placed the tag at (its row's
+        # '# bench-apps:' line), else the label itself
+        p = place.get(f"{a['workload']}/{a['policy']}")
+        label = a["workload"].split("@", 1)[1]
+        if not p:
             return f"as labelled {label}"
-        return f"at {m.group(1)} GiB" if m.group(2) == "g" else f"aged every {m.group(1)} s"
+        if label == "google":
+            return f"aged as Google's agent ({p['interval_s']:g} s, a 120 s threshold)"
+        if p["gib"] != 0.125:
+            return f"at {p['gib']:g} GiB"
+        return f"aged every {p['interval_s']:g} s"
     if far:
-        s.append("Away from 128 MiB and 1 s, with no A/A control run there: " + "; ".join(
+        s.append("Away from 128 MiB and 1 s: " + "; ".join(
             f"{APP_NAMES.get(a['workload'].split('@')[0], a['workload'])} "
-            f"{where(a['workload'].split('@', 1)[1])} {rng3(a['visited_paired'])} "
-            f"of the leaf entries" + (f", aging cost {rng3(a['cost_paired'])}" if a.get("cost_paired") else "")
+            f"{where(a)} {rng3(a['visited_paired'])} "
+            f"of the leaf entries{against(a)}" + (f", aging cost {rng3(a['cost_paired'])}" if a.get("cost_paired") else "")
             for a in far) + ".")
     force = [a for a in st if a["policy"] == "wss-force" and a.get("visited_paired")
              and not a["workload"].startswith("x86-")]
@@ -427,10 +434,16 @@ def apps_answer_paired(sm, st):
     sat = [t for t in ts if t["name"].endswith("-sat-throughput") and t["median"] is not None
            and t["verdict"] != "not exercised"]
     if sat:
-        s.append("Run flat out (no offered rate, and no A/A control), the servers' throughput with "
-                 "non-leaf young was "
+        ctl = [t for t in sat if t.get("aa")]
+        s.append("Run flat out (no offered rate), the servers' throughput with non-leaf young was "
                  f"{min(t['low'] for t in sat):.3f} to {max(t['high'] for t in sat):.3f} times what it "
-                 f"was without, pair by pair, across {len(sat)} saturated runs.")
+                 f"was without, pair by pair, across {len(sat)} saturated runs"
+                 + ("" if not ctl else "; " + ", ".join(
+                     f"{t['name'][len('apps-'):-len('-wss-sat-throughput')]}'s A/A control read "
+                     + ", ".join(f"{lo:.3f}..{hi:.3f}" for lo, hi in (r for r in t["aa"].values() if r))
+                     for t in ctl))
+                 + (" (no A/A control)." if not ctl else
+                    f"; the other {len(sat) - len(ctl)} had none." if len(sat) > len(ctl) else "."))
     return s
 
 
