@@ -4,8 +4,9 @@
 usage: results.py collect RESULTS_DIR JSON   facts of one 'make test' run
        results.py publish RESULTS_DIR        collect into results/test.json,
                                              then render
-       results.py render [--check]           results/README.md and the
+       results.py render [--check]           results/README.md, the
                                              cover letter's 'Numbers'
+                                             and the README's 'how much'
 
 Every figure the project quotes comes from committed data files:
 results/test.json (what the last 'make test' on a fresh clone saw,
@@ -13,10 +14,11 @@ collected from its build/results/), results/bench.csv (every sample of
 the last 'make bench', with results/bench.json saying where it ran) and
 results/summary.json (its targets, each resolved, and the cost growth,
 which bench-report.py computed from the same samples).
-'render' writes results/README.md and the section of
+'render' writes results/README.md, the section of
 patches/0000-cover-letter.patch between its 'Numbers' and 'Base'
-headings from them; '--check' (run by scripts/check-sync.sh in
-'make test') fails when either file differs from what render would
+headings, and the README's answer to "how much" (between its two
+HOW_MUCH lines) from them; '--check' (run by scripts/check-sync.sh in
+'make test') fails when any of them differs from what render would
 write, so a figure typed by hand, or data changed without a render,
 cannot get in.
 """
@@ -33,6 +35,11 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(TOP, "results")
 COVER = os.path.join(TOP, "patches", "0000-cover-letter.patch")
 NUMBERS, BASE = "\nNumbers\n-------\n", "\nBase\n----\n"
+# the top README's answer to "how much": the cover letter's paragraph,
+# between these two lines
+README = os.path.join(TOP, "README.md")
+HOW_MUCH = ("<!-- how much: scripts/results.py render writes this paragraph from results/; "
+            "make test checks it -->\n", "<!-- end of how much -->\n")
 
 
 def bench_report():
@@ -431,6 +438,18 @@ def apps_answer_paired(sm, st):
         s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the same "
                  f"Redis estimator visits {rng3(x86[0]['visited_paired'])} of the leaf entries with "
                  "non-leaf young.")
+    p99 = [t for t in ts if t["name"].endswith("-p99") and t["median"] is not None]
+    if p99:
+        v = [t["verdict"] for t in p99]
+        ex = [t for t in p99 if t["verdict"] != "not exercised"] or p99
+        aa = [r[1] for t in ex for r in (t.get("aa") or {}).values() if r]
+        s.append(f"The servers' p99 latency, counted from when each request was due, with non-leaf "
+                 f"young over without: {len(p99)} targets (at most {100 * (p99[0]['bound'] - 1):.0f}% "
+                 f"higher), {v.count('met')} met, {v.count('unresolved')} unresolved, "
+                 f"{v.count('missed')} missed"
+                 + (f", {v.count('not exercised')} not exercised" if "not exercised" in v else "")
+                 + f"; where exercised, single pairs reached {max(t['high'] for t in ex):.2f}"
+                 + (f", and their A/A controls {max(aa):.2f} with nothing changed" if aa else "") + ".")
     sat = [t for t in ts if t["name"].endswith("-sat-throughput") and t["median"] is not None
            and t["verdict"] != "not exercised"]
     if sat:
@@ -699,8 +718,17 @@ def render(check):
     want_cover = cover[:i] + NUMBERS + "\n" + cover_numbers(test, bmeta, age, rec, grd) + cover[j:]
     path = os.path.join(RESULTS, "README.md")
     have = read(path) if os.path.exists(path) else ""
+    top = read(README)
+    i, j = top.find(HOW_MUCH[0]), top.find(HOW_MUCH[1])
+    if i < 0 or j < i:
+        sys.exit(f"results: {README} has no paragraph between '{HOW_MUCH[0].strip()}' and "
+                 f"'{HOW_MUCH[1].strip()}'")
+    sm = bmeta.get("summary")
+    want_top = (top[:i] + HOW_MUCH[0] + (reviewer_answer(bmeta, sm) if sm else "") + "\n"
+                + top[j:])
     if check:
-        bad = [p for p, h, w in ((path, have, want_readme), (COVER, cover, want_cover)) if h != w]
+        bad = [p for p, h, w in ((path, have, want_readme), (COVER, cover, want_cover), (README, top, want_top))
+               if h != w]
         for p in bad:
             print(f"results: {os.path.relpath(p, TOP)} is not what 'scripts/results.py render' "
                   "writes from results/*.json and results/bench.csv; run 'make results'")
@@ -709,7 +737,10 @@ def render(check):
         f.write(want_readme)
     with open(COVER, "w") as f:
         f.write(want_cover)
-    print(f"results: wrote {os.path.relpath(path, TOP)} and the numbers of {os.path.relpath(COVER, TOP)}")
+    with open(README, "w") as f:
+        f.write(want_top)
+    print(f"results: wrote {os.path.relpath(path, TOP)}, the numbers of {os.path.relpath(COVER, TOP)} "
+          "and the README's paragraph")
     return 0
 
 
