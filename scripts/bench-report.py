@@ -840,7 +840,8 @@ def apps_section(agent, out):
         intv = APPS_INTERVAL.get(wl, 1000)
         share = [x / intv for x in pr(OFF, "cpu_ms")]
         f_off, f_on = med(pr(OFF, "found")), med(pr(ON, "found"))
-        skipped = 1 - f_on / f_off if f_off else None
+        # (a run cut short can leave a tag with one setting's phases only)
+        skipped = 1 - f_on / f_off if f_off and f_on is not None else None
         sweep = on_curve(curve, min(100, max(0, 100 * skipped))) if skipped is not None and curve else None
         APPS_STATS.append({
             "tag": tag, "workload": wl, "policy": pol, "bound": kind, "pairs": len(pairs),
