@@ -2,6 +2,7 @@
 """Turn a published apps.csv back into the log lines it was made from.
 
 usage: apps-replay.py APPS.CSV [--except TAG ...] > DIR/apps-published.log
+       apps-replay.py APPS.CSV --except-logs LOG ... > DIR/apps-published.log
 
 bench-report.py writes results/apps.csv from the AGENT, AGENT-JOB and APP
 lines of the bench-apps logs (every memcg=ALL round, the jobs' and the
@@ -14,7 +15,10 @@ prints those lines again, in the order they were written, so that:
 - a bench row run again (or a control added to it) can be reported
   beside the rows that were not, without their logs: the tags given with
   --except (a re-run's tags, WORKLOAD/POLICY) are left out, so that the
-  new log's lines stand in for them, not beside them.
+  new log's lines stand in for them, not beside them; --except-logs
+  leaves out every tag those logs carry, read as bench-report reads them
+  (an amd64 boot's tags get x86-). scripts/bench.sh does this with
+  APPS_REPLAY=1.
 
 What the CSV does not hold is not made up. The per-memcg lines behind
 bench-report's dropped-pair rule (a settle round that did not walk a
@@ -98,11 +102,25 @@ def replay(path, skip=()):
     return lines
 
 
+def logged_tags(paths):
+    """The WORKLOAD/POLICY tags of bench-apps lines in these logs, as
+    bench-report.py reads them."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "bench_report", os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-report.py"))
+    br = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(br)
+    _, _, _, agent = br.read_logs(paths)
+    return {d["tag"] for d in agent + br.APP_LINES if "/" in d.get("tag", "")}
+
+
 def main(argv):
-    if len(argv) < 2 or (len(argv) > 2 and argv[2] != "--except"):
+    if len(argv) < 2 or (len(argv) > 2 and argv[2] not in ("--except", "--except-logs")):
         print(__doc__, file=sys.stderr)
         return 2
-    skip = set(argv[3:])
+    skip = set(argv[3:]) if argv[2:3] != ["--except-logs"] else logged_tags(argv[3:])
+    if skip:
+        print(f"apps-replay: left out, as the logs carry them: {' '.join(sorted(skip))}", file=sys.stderr)
     print("\n".join(replay(argv[1], skip)))
     return 0
 

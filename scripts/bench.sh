@@ -36,7 +36,9 @@
 # RECLAIM_SECS (20), AGE_MIB (1024), GROWTH_MIB (256,...,10240),
 # BENCH_PARTS ("age reclaim guard growth agent apps"; "report": only the
 # report; "apps" or "apps-report" alone publish only the real applications'
-# section and targets), APPS (all).
+# section and targets), APPS (all), APPS_REPLAY (0; 1: the published
+# real-application rows whose logs are not here are replayed from
+# results/apps.csv).
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
@@ -108,6 +110,18 @@ for p in $parts; do
 	*) die "unknown bench part '$p' (age, reclaim, guard, growth, agent, apps, report, apps-report)" ;;
 	esac
 done
+# APPS_REPLAY=1: the real-application rows that did not run this time
+# stand in from the published results/apps.csv (scripts/apps-replay.py),
+# every tag the logs here carry left out of it, so that re-running one
+# row (or adding its control) publishes beside the others
+rm -f "$out/apps-published.log"
+if [ "${APPS_REPLAY:-0}" = 1 ]; then
+	logs=$(ls "$out"/*.log 2>/dev/null)
+	# shellcheck disable=SC2086
+	python3 "$TOP/scripts/apps-replay.py" "$TOP/results/apps.csv" --except-logs $logs \
+		>"$out/apps-published.log.tmp" && mv "$out/apps-published.log.tmp" "$out/apps-published.log" ||
+		die "APPS_REPLAY: results/apps.csv could not be replayed"
+fi
 python3 "$TOP/scripts/bench-report.py" "$out" || fail=1
 # The published copy: results/ (scripts/results.py renders
 # results/README.md and the cover letter's numbers from it).
