@@ -55,8 +55,6 @@ def dropped_pairs(md):
                 out[cells[0]] = cells[cols].split(", ")
     return out
 
-AGENT_KEYS = ("tag", "caps", "pair", "round", "settle", "memcg", "job")
-
 
 def replay(path, skip=()):
     lines, meta, order = [], {}, []
