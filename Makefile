@@ -16,7 +16,7 @@ help:
 	@echo "  make run         build everything, boot on CPU=$(CPU), run the boot, HAFT and kselftest suites, print the headline"
 	@echo "  make test        everything that must pass (what CI runs); ends 'N passed, N failed'"
 	@echo "  make harness-test  seconds: the step runner and log judge catch each crafted failure (make test runs it first)"
-	@echo "  make check       slow compile-only gates: per-patch bisect builds, config variants"
+	@echo "  make check       slow gates (CHECKS=...): bisect builds, config variants, the debug and 16 KiB kernels, mainline, KVM, module ABI; each gate's result and time in results/check.json"
 	@echo "  make x86         Debian's x86-64 kernels (6.12, current) on Debian's qemu-system-x86 (TCG): boot and kselftest (make test runs two of its rows)"
 	@echo "  make soak        DURATION=$(DURATION) s of stress-ng, aging, lru_gen toggles and CPU1 hotplug, on max and max,haft=off"
 	@echo "  make bench       the benchmark matrix (REPS=5): build/results/bench/bench.{md,csv,png}"

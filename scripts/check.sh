@@ -55,6 +55,19 @@
 #  9. qemu: QEMU's own suites on the lab's QEMU build (qemu/qemu-suites.sh):
 #     the aarch64-softmmu system TCG tests, the queue's pie-dirty and haft
 #     among them, and the arm-cpu-features qtest; each test one result.
+# 10. debug: the debug kernel (configs/debug.config: DEBUG_VM,
+#     DEBUG_VM_PGTABLE, PAGE_TABLE_CHECK, lockdep, KASAN, KFENCE, ...) with
+#     LRU_GEN_STATS off as distributions build it (nostats.config), from
+#     the newest linux-source-6.12 Debian ships (build/newest), booted with
+#     the boot, HAFT and kselftest suites and a 60 s soak (row
+#     check-debug-max): nothing splats.
+# 11. p16k: 16 KiB pages (configs/p16k.config), as Android's 16K builds of
+#     6.12 use, built and booted (row check-16k-boot).
+# debug and p16k ran in make test until issue 45 (2026-12-05): their
+# builds took 20 of a cold run's 67 summed minutes. Every gate's result,
+# time and the series' hash go to results/check.json
+# (scripts/check-record.py), and make test's series-sync fails when that
+# file does not show debug and p16k passing on the series as it is.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
@@ -74,7 +87,11 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-checks=${CHECKS:-variants w1 bisect lie skipmm ksftconfig mainline damon kvm modabi qemu}
+all_checks="variants w1 bisect lie skipmm ksftconfig mainline damon kvm modabi qemu debug p16k"
+checks=${CHECKS:-$all_checks}
+for c in $checks; do
+	case " $all_checks " in *" $c "*) ;; *) die "unknown check '$c' (${all_checks// /, })" ;; esac
+done
 pass=0 fail=0
 result() { # result STATUS DESC
 	tap_result "$1" "$2"
@@ -125,7 +142,27 @@ if [ ! -e "$wt/.git" ]; then
 	git -C "$tree" worktree add -q --detach "$wt" base
 fi
 
+# Each gate's passes, failures and time, into results/check.json, when
+# the next one starts and at the end. The record names the series by the
+# hash of patches/ (check-record.py): when build/linux holds commits that
+# patches/ does not (not exported, or patches/ changed since), what was
+# checked is not that series, and the record says 'unexported'.
+pids() { git patch-id --stable | cut -d' ' -f1 | sort | paste -sd' ' -; }
+if [ "$(git -C "$tree" format-patch --stdout base..HEAD | pids)" != "$(series_files "$TOP/patches" | xargs cat | pids)" ]; then
+	warn "build/linux and patches/ differ: this run's results/check.json records say 'unexported' ('make patches' first)"
+	export CHECK_RECORD_UNEXPORTED=1
+fi
+gate= gpass=0 gfail=0 gt0=0 tall=$SECONDS
+record_gate() {
+	[ -n "$gate" ] || return 0
+	local p=$((pass - gpass)) f=$((fail - gfail)) s=$((SECONDS - gt0))
+	echo "# gate $gate: $p passed, $f failed in $((s / 60)):$(printf %02d $((s % 60)))"
+	python3 "$TOP/scripts/check-record.py" write "$gate" $p $f $s || warn "could not record gate $gate in results/check.json"
+}
 for c in $checks; do
+	record_gate
+	gate=$c gpass=$pass gfail=$fail gt0=$SECONDS
+	say "check: gate $c"
 	case $c in
 	variants)
 		for v in nohaft nothp nolrugen va52 p64k; do
@@ -545,9 +582,33 @@ PY
 			result 1 "qemu: QEMU's own suites ran (exit status $rc)"
 		}
 		;;
-	*) die "unknown check '$c' (variants, w1, bisect, lie, skipmm, ksftconfig, mainline, damon, kvm, modabi, qemu)" ;;
+	debug)
+		# The newest linux-source-6.12 Debian ships, with the series
+		# (make test applies it there too, its tree-newest step).
+		if ! env BASE=newest BUILD="$BUILD/newest" "$TOP/scripts/kernel-tree.sh" >"$BUILD/check-debug-tree.log" 2>&1; then
+			tail -n 20 "$BUILD/check-debug-tree.log" | sed 's/^/# /'
+			result 1 "debug: the series applies to the newest linux-source-6.12 (scripts/kernel-tree.sh, BASE=newest)"
+			continue
+		fi
+		result 0 "debug: the series applies to the newest linux-source-6.12 ($(cat "$BUILD/newest/linux.base" 2>/dev/null || echo '?'))"
+		f0=$fail
+		KTREE=$BUILD/newest/linux KOUT=$BUILD/newest/kernel-debug+nostats build "$BUILD/check-debug.log" \
+			"debug: the debug kernel with LRU_GEN_STATS off builds (debug+nostats)" debug+nostats
+		[ $fail = "$f0" ] || continue
+		boot_result check-debug-max "debug: the debug kernel boots on -cpu max: boot, HAFT, kselftest and a 60 s soak pass, nothing splats"
+		;;
+	p16k)
+		seed "$BUILD/kernel-p16k"
+		f0=$fail
+		build "$BUILD/check-p16k.log" "p16k: 16 KiB pages build" p16k
+		[ $fail = "$f0" ] || continue
+		boot_result check-16k-boot "p16k: the 16 KiB kernel boots on -cpu max: boot, HAFT, kselftest, hotplug suites pass"
+		;;
 	esac
 done
+record_gate
 tap_plan
+s=$((SECONDS - tall))
+echo "# make check: gates '$checks' in $((s / 60)):$(printf %02d $((s % 60)))"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -356,6 +356,43 @@ expect fail "boots: a columns line that is not the table's" 'the columns must be
 # as a step of its own (harness-qemu) once QEMU is built.
 [ "$mode" = --no-qemu ] || qemu_cases
 
+# --- make check's record ----------------------------------------------------
+# make test fails unless results/check.json shows the gates that left it
+# (debug, p16k) passing on the series as it is (check-sync.sh): on a copy
+# of patches/ and configs/, each way the record can be wrong.
+rt=$work/record
+mkdir -p "$rt/results"
+cp -a "$TOP/patches" "$TOP/configs" "$rt/"
+cr() { CHECK_RECORD_TOP=$rt python3 "$TOP/scripts/check-record.py" "$@"; }
+expect fail "check record: a gate never recorded" 'debug gate: never recorded' cr verify debug p16k
+cr write debug 4 0 60 && cr write p16k 2 0 30
+expect pass "check record: both gates passed on this series" . cr verify debug p16k
+p1=$(sed -n 2p "$rt/patches/series")
+sed -i '0,/^Subject: /s/^Subject: .*/&, told otherwise/' "$rt/patches/$p1"
+expect pass "check record: a commit message changed, the diffs did not" . cr verify debug p16k
+sed -i '0,/^+[^+]/s/^+[^+].*/&  /' "$rt/patches/$p1"
+expect fail "check record: one line of a patch's diff changed" 'passed on .* on another series or config' cr verify debug p16k
+cr write debug 4 0 60 && cr write p16k 2 0 30
+echo '# CONFIG_LAB_NOTHING is not set' >>"$rt/configs/base.config"
+expect fail "check record: a config fragment changed" 'p16k gate: passed on .* on another series' cr verify debug p16k
+cr write debug 3 1 60 && cr write p16k 2 0 30
+expect fail "check record: a gate that failed" 'debug gate: failed last time' cr verify debug p16k
+
+# --- the time guard ---------------------------------------------------------
+# scripts/timing.py warns when a cold run would pass 45 minutes on a
+# machine 1.7x slower than this one: a cold run of 26 minutes here fits,
+# one of 27 does not.
+cold_run() { # cold_run MINUTES : a crafted cold run that long; fails on the warning
+	local d=$work/timing-$1
+	mkdir -p "$d"
+	printf 'a 1000 1100 pass 2\nb 1100 %d pass 1\n' $((1000 + $1 * 60)) >"$d/times"
+	printf 'cold yes\nslots 3\ncpus 2\n' >"$d/run-info"
+	python3 "$TOP/scripts/timing.py" report "$d" 2>&1 | tee "$d/out" | tail -n 3
+	! grep -q '^warning: ' "$d/out"
+}
+expect pass "time guard: a cold run of 26 minutes fits 45 on a machine 1.7x slower" . cold_run 26
+expect fail "time guard: a cold run of 27 minutes does not" '27 minutes here and 46 on a machine of this kind 1.7x slower' cold_run 27
+
 # --- make help --------------------------------------------------------------
 # Every variable the scripts read (a default given with :- or :=; the Makefile's
 # VAR ?=) and every lab.* parameter the guest reads (LAB_*) is listed in

@@ -623,7 +623,8 @@ def results_readme(test, bmeta, age, rec, grd):
         ks = f"{k['ok']} ok, {k['skip']} skip, {k['fail']} fail" if k else ""
         det = ("yes" if b.get("haft_detected") else "no") if b else ""
         L.append(f"| `{name}` | {p} | {f} | {s} | {b.get('kernel', '')} | {det} | {ks} |")
-    L += ["", "## The kselftest's cold walks", "",
+    L += [""] + check_section()
+    L += ["## The kselftest's cold walks", "",
           "Leaf entries visited and PTE tables entered by the first cold walk with non-leaf young off "
           "(`0x0003`) and on (`0x0007`), one sentinel page touched before it, and the pages of the "
           "hot regions the test re-touched (found young both ways):", "",
@@ -695,7 +696,9 @@ def timing_section():
          "From `results/timing.json` (`scripts/timing.py`): the wall time of the last published run "
          "with empty caches (cold: nothing in `CACHE`, as on CI's fresh machine) and with warm ones, "
          "and the longest steps of each. `make test` prints this table for its own run and warns "
-         "when its estimate of a cold run passes 45 minutes.", "",
+         "when its estimate of a cold run, times 1.7, passes 45 minutes: machines of the lab's kind "
+         "differ that much in speed, so a cold run must take at most about 26 minutes on the machine "
+         "that measures it.", "",
          "| run | date | commit | wall | steps summed | slots, CPUs | longest steps |",
          "|---|---|---|---|---|---|---|"]
     for kind in ("cold", "warm"):
@@ -710,6 +713,28 @@ def timing_section():
         L.append(f"| {kind} | {r.get('date', '')} | `{r.get('commit', '')}` | "
                  f"{r['wall_s'] // 60}:{r['wall_s'] % 60:02d} | {busy // 60}:{busy % 60:02d} | "
                  f"{r.get('slots', '')}, {r.get('cpus', '')} | {longest} |")
+    return L + [""]
+
+
+def check_section():
+    """make check's gates as last run (results/check.json, written by
+    scripts/check.sh through scripts/check-record.py)."""
+    path = os.path.join(RESULTS, "check.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        rec = json.load(f)
+    L = ["## `make check`, gate by gate", "",
+         "From `results/check.json`, which `make check` writes as each gate ends: its results, its "
+         "time and the hash of the series' diffs and config fragments it ran on "
+         "(`scripts/check-record.py`). `make test` fails unless `debug` and `p16k`, the gates that "
+         "left it, passed on the series as it is.", "",
+         "| gate | date | commit | series | passed | failed | time |",
+         "|---|---|---|---|---|---|---|"]
+    for gate, r in sorted(rec.items()):
+        sec = r.get("seconds", 0)
+        L.append(f"| `{gate}` | {r.get('date', '')} | `{r.get('commit', '')}` | `{r.get('series', '')}` | "
+                 f"{r.get('passed', '')} | {r.get('failed', '')} | {sec // 60}:{sec % 60:02d} |")
     return L + [""]
 
 

@@ -81,6 +81,9 @@ summary() {
 #   needs[X]     what must have passed before X starts (its inputs)
 #   after[X]     what must have ended, passed or not, before X starts
 #   critical[X]  why the run stops when X fails (empty: it goes on)
+#   order        optional: the same items in the order in which ready ones
+#                are started (test.sh: the rows longest first); seq when
+#                unset
 # and defines run_item X (runs X, returns its verdict), weight X (the
 # CPUs X keeps busy) and is_net X (X downloads: one such at a time).
 # An item starts when its needs have passed, its afters have ended and
@@ -153,7 +156,7 @@ _pick() {
 	local s w r blocked=0 rows
 	for rows in '' 1; do
 		[ -z "$rows" ] || [ $blocked = 0 ] || return 0
-		for s in "${seq[@]}"; do
+		for s in "${order[@]:-${seq[@]}}"; do
 			[ "${is_row[$s]:-}" = "$rows" ] && [ -z "${state[$s]:-}" ] || continue
 			[ -z "$STOPPED" ] || return 0
 			r=0

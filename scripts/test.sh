@@ -33,8 +33,10 @@ set +e
 # carries it (build/guest-extra/kselftest-mainline) for every row: from
 # Debian's newest kernel source (scripts/mainline-tree.sh, a git tree in
 # build/mainline) with that tree's selftests Makefile.
+# tree-newest applies the series to the newest linux-source-6.12 Debian
+# ships (build/newest): make check's debug gate builds and boots it there.
 first=(harness-test deps tree series-sync checkpatch kernel-build qemu-build
-	qemu-tests harness-qemu kselftest-build mainline-tree mainline-selftest-build initramfs)
+	qemu-tests harness-qemu kselftest-build mainline-tree mainline-selftest-build initramfs tree-newest)
 late=(bench-headline mm-selftests-compare results-collect)
 declare -A reads=(
 	# The headline of the small aging benchmark guest-max runs, so that
@@ -55,14 +57,10 @@ row_needs() {
 	boot_row "$1"
 	case $ROW_KERNEL in
 	default) ;;
-	# The debug kernel (configs/debug.config: DEBUG_VM, PAGE_TABLE_CHECK,
-	# lockdep, KASAN, ...) with LRU_GEN_STATS off as distributions build
-	# it, on the newest linux-source-6.12 Debian ships (BASE=newest, a
-	# second tree in build/newest): the series applies to and builds on
-	# that tree, and nothing splats under the debug checks.
+	# The debug kernel (configs/debug.config) on the newest 6.12.y, and
+	# 16 KiB pages: rows of make check since issue 45 (check.sh's debug
+	# and p16k gates); a test row may still name them.
 	newest/debug+nostats) echo tree-newest kernel-build-debug ;;
-	# 16 KiB pages (configs/p16k.config): the kselftest sizes its set
-	# from the PMD span (32 MiB). The 64 KiB build is make check's.
 	p16k) echo kernel-build-p16k ;;
 	# Debian's own 6.12 (no series) and its current kernel (mainline with
 	# its own FEAT_HAFT support): kernels nobody here wrote.
@@ -263,6 +261,26 @@ for s in "${seq[@]}"; do
 	done
 done
 plan "${seq[@]}"
+# Ready rows start longest first, by their time in the last published
+# runs (results/timing.json: the warm run's, else the cold run's; a row
+# in neither counts 60 s), so that no long boot is left to run alone at
+# the end; host steps keep the plan's order. The report keeps it too.
+mapfile -t order < <(for s in "${seq[@]}"; do [ -n "${is_row[$s]:-}" ] || echo "$s"; done
+	python3 - "$TOP/results/timing.json" "${!is_row[@]}" <<'PY'
+import json, sys
+try:
+    with open(sys.argv[1]) as f:
+        pub = json.load(f)
+except (OSError, ValueError):
+    pub = {}
+t = {}
+for kind in ("cold", "warm"):
+    for k, v in ((pub.get(kind) or {}).get("steps") or {}).items():
+        t[k] = v[1]
+print("\n".join(sorted(sys.argv[2:], key=lambda x: (-t.get(x, 60), x))))
+PY
+)
+[ ${#order[@]} = ${#seq[@]} ] || order=("${seq[@]}")
 
 # Cold: nothing built or fetched yet, as on CI's fresh machine.
 cold=no

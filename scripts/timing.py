@@ -21,6 +21,12 @@ caches, makes a cold run slower too), a step the cold run did not have
 counts with its time now, and the sum is scaled by that cold run's ratio
 of wall time to summed step time (how much of it ran side by side). A
 cold run's estimate is its own wall time.
+
+CI runs on whichever machine of the lab's kind the submitter had, and
+those differ by about 1.7x in build speed (issue 45: a cold run of the
+same commit took 37 minutes on one and 64 on another). So the budget is
+held against the estimate times SLOWER: a cold run here has to fit 45
+minutes on a machine 1.7x slower, 26 minutes here.
 """
 import json
 import os
@@ -29,6 +35,7 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PUBLISHED = os.path.join(TOP, "results", "timing.json")
 BUDGET_MIN = 45
+SLOWER = 1.7
 
 
 def mmss(s):
@@ -121,11 +128,13 @@ def report(resdir):
     if est is None:
         print(f"    cold estimate: none ({how})")
         return 0
-    print(f"    cold estimate: {est:.0f} min, budget {BUDGET_MIN} ({how})")
-    if est > BUDGET_MIN:
-        print(f"warning: a cold 'make test' would take about {est:.0f} minutes, over the "
-              f"{BUDGET_MIN}-minute budget (CI's limit is 90): see the longest steps above",
-              file=sys.stderr)
+    slow = est * SLOWER
+    print(f"    cold estimate: {est:.0f} min here, {slow:.0f} min on a machine {SLOWER}x slower; "
+          f"budget {BUDGET_MIN} there ({how})")
+    if slow > BUDGET_MIN:
+        print(f"warning: a cold 'make test' would take about {est:.0f} minutes here and {slow:.0f} "
+              f"on a machine of this kind {SLOWER}x slower, over the {BUDGET_MIN}-minute budget "
+              f"(CI's limit is 90): see the longest steps above", file=sys.stderr)
     return 0
 
 
