@@ -6,7 +6,9 @@ usage:
   check-record.py write GATE PASS FAIL SECONDS
                                        record one gate's run in
                                        results/check.json (the other gates'
-                                       records stay)
+                                       records stay); the series' hash is
+                                       CHECK_RECORD_SERIES when set (taken
+                                       when make check started), else now
   check-record.py verify GATE...       TAP lines: each GATE named must have
                                        passed (no failure, at least one
                                        pass) on the series as it is now;
@@ -20,10 +22,17 @@ still fails when the series changed after they last passed: series-sync
 runs 'verify debug p16k', so a change to patches/ lands only with those
 gates run on it.
 
-The hash covers what those gates build, not how the series is told: the
-diff of every patch named by patches/series (from its first 'diff --git'
-line to its '-- ' signature line; the cover letter, the commit messages
-and the mail headers are left out) and every config fragment in configs/.
+The hash covers what those gates build and boot, not how the series is
+told: the diff of every patch named by patches/series, in order (from
+its first 'diff --git' line to its end: export-patches.sh writes no
+signature; the cover letter, the file names, the commit messages and the
+mail headers are left out), the config fragments the two kernels are
+made of (configs/base, debug, nostats and p16k), and the QEMU queue they
+boot on (qemu/patches, qemu/lab-patches). It does not cover the guest
+suites, the lab's scripts or the version of linux-source-6.12 Debian
+ships: a change there waits for the next make check, and the record
+keeps the kernel bases it was made on. The record is what make check
+wrote; nothing stops a hand from editing it.
 """
 import datetime
 import hashlib
@@ -38,30 +47,37 @@ TOP = os.environ.get("CHECK_RECORD_TOP") or os.path.dirname(os.path.dirname(os.p
 RECORD = os.path.join(TOP, "results", "check.json")
 
 
+CONFIGS = ("base.config", "debug.config", "nostats.config", "p16k.config")
+QEMU_QUEUES = ("qemu/patches", "qemu/lab-patches")
+
+
 def series_hash(top=TOP):
     h = hashlib.sha256()
     pdir = os.path.join(top, "patches")
     with open(os.path.join(pdir, "series")) as f:
-        names = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
-    if not names:
+        paths = [os.path.join(pdir, ln.strip()) for ln in f
+                 if ln.strip() and not ln.startswith("#")]
+    if not paths:
         raise ValueError("patches/series names no patch")
-    for name in names:
-        h.update(f"patch {name}\n".encode())
+    for i, path in enumerate(paths, 1):
+        h.update(f"patch {i}\n".encode())
         body = False
-        with open(os.path.join(pdir, name), encoding="utf-8", errors="surrogateescape") as f:
+        with open(path, "rb") as f:
             for line in f:
-                if line.startswith("diff --git "):
-                    body = True
-                elif line == "-- \n":
-                    body = False
+                body = body or line.startswith(b"diff --git ")
                 if body:
-                    h.update(line.encode("utf-8", errors="surrogateescape"))
-    cdir = os.path.join(top, "configs")
-    for name in sorted(os.listdir(cdir)):
-        if name.endswith(".config"):
-            h.update(f"config {name}\n".encode())
-            with open(os.path.join(cdir, name), "rb") as f:
-                h.update(f.read())
+                    h.update(line)
+    for name in CONFIGS:
+        h.update(f"config {name}\n".encode())
+        with open(os.path.join(top, "configs", name), "rb") as f:
+            h.update(f.read())
+    for q in QEMU_QUEUES:
+        qdir = os.path.join(top, q)
+        for name in sorted(os.listdir(qdir)) if os.path.isdir(qdir) else []:
+            if name.endswith(".patch"):
+                h.update(f"{q}/{name}\n".encode())
+                with open(os.path.join(qdir, name), "rb") as f:
+                    h.update(f.read())
     return h.hexdigest()[:16]
 
 
@@ -80,8 +96,18 @@ def write(gate, npass, nfail, seconds):
     except (OSError, subprocess.CalledProcessError):
         commit = ""
     # check.sh: build/linux was not patches/ (CHECK_RECORD_UNEXPORTED=1)
-    series = "unexported" if os.environ.get("CHECK_RECORD_UNEXPORTED") == "1" else series_hash()
+    series = os.environ.get("CHECK_RECORD_SERIES") or series_hash()
+    if os.environ.get("CHECK_RECORD_UNEXPORTED") == "1":
+        series = "unexported"
+    bases = {}
+    for d in ("build", "build/newest"):
+        try:
+            with open(os.path.join(TOP, d, "linux.base")) as f:
+                bases[d] = f.read().strip()
+        except OSError:
+            pass
     rec[gate] = {
+        "bases": bases,
         "series": series,
         "passed": int(npass),
         "failed": int(nfail),
@@ -89,9 +115,11 @@ def write(gate, npass, nfail, seconds):
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d"),
         "commit": commit,
     }
-    with open(RECORD, "w") as f:
+    tmp = RECORD + ".tmp"
+    with open(tmp, "w") as f:
         json.dump(rec, f, indent=1, sort_keys=True)
         f.write("\n")
+    os.replace(tmp, RECORD)
 
 
 def mmss(s):
@@ -116,7 +144,7 @@ def verify(gates):
         if why:
             bad = 1
             print(f"# make check's {gate} gate: {why}; run 'CHECKS=\"{' '.join(gates)}\" make check' "
-                  "and commit results/check.json")
+                  "and commit results/check.json and results/README.md (it renders them)")
             print(f"not ok {i} - make check's {gate} gate passed on this series ({now})")
         else:
             print(f"ok {i} - make check's {gate} gate passed on this series ({now}): "

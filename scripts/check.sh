@@ -1,10 +1,10 @@
 #!/bin/bash
-# 'make check': the compile-only gates that rebuild most of the kernel and
-# so do not fit in CI's budget. Run it before changing patches/.
+# 'make check': the gates that rebuild most of the kernel (and boot what
+# they build) and so do not fit in CI's budget. Run it before changing
+# patches/, configs/ or the QEMU queue.
 #  1. variants: the series builds with ARM64_HAFT=n, TRANSPARENT_HUGEPAGE=n,
 #     LRU_GEN=n, 52-bit VA/LPA2 (5 levels) and 64 KiB pages; the last two
-#     and the one without THP are also booted (make test builds and boots
-#     16 KiB pages);
+#     and the one without THP are also booted (16 KiB pages: gate p16k);
 #  2. W=1: the C files the series modifies have no more W=1 warnings than
 #     on the base;
 #  3. bisect: every prefix of the series builds with the default fragment;
@@ -63,15 +63,17 @@
 #     check-debug-max): nothing splats.
 # 11. p16k: 16 KiB pages (configs/p16k.config), as Android's 16K builds of
 #     6.12 use, built and booted (row check-16k-boot).
-# debug and p16k ran in make test until issue 45 (2026-12-05): their
-# builds took 20 of a cold run's 67 summed minutes. Every gate's result,
+# debug and p16k ran in make test until issue 45 (2026-12-05): they took
+# 30 of a cold run's 67 summed minutes. Every gate's result,
 # time and the series' hash go to results/check.json
 # (scripts/check-record.py), and make test's series-sync fails when that
 # file does not show debug and p16k passing on the series as it is.
 # Each build directory starts as a copy of build/kernel-default, so Kbuild
 # only recompiles what the change of config or of tree touches.
 # CHECKS="variants w1 bisect" selects; prints TAP, ends 'N passed, N failed'.
-# Its boots are the table's check rows (boots at the top): check-va52-boot,
+# Its boots are the table's check rows (boots at the top): check-debug-max
+# (kernel newest/debug+nostats: build/newest/kernel-debug+nostats),
+# check-16k-boot (build/kernel-p16k), check-va52-boot,
 # check-64k-boot, check-nothp-boot, check-lie-boot (kernel lie: build/kernel-lie),
 # check-skipmm-boot (kernel skipmm: build/kernel-skipmm),
 # check-ksftconfig-boot (kernel ksftconfig: build/kernel-ksftconfig),
@@ -144,12 +146,18 @@ fi
 
 # Each gate's passes, failures and time, into results/check.json, when
 # the next one starts and at the end. The record names the series by the
-# hash of patches/ (check-record.py): when build/linux holds commits that
-# patches/ does not (not exported, or patches/ changed since), what was
-# checked is not that series, and the record says 'unexported'.
-pids() { git patch-id --stable | cut -d' ' -f1 | sort | paste -sd' ' -; }
-if [ "$(git -C "$tree" format-patch --stdout base..HEAD | pids)" != "$(series_files "$TOP/patches" | xargs cat | pids)" ]; then
-	warn "build/linux and patches/ differ: this run's results/check.json records say 'unexported' ('make patches' first)"
+# hash of patches/ (check-record.py) taken now, when the gates start.
+# When build/linux is not patches/ (commits not exported, patches/
+# changed since, or edits not committed), what was checked is not that
+# series, and the record says 'unexported', which never verifies.
+export CHECK_RECORD_SERIES
+CHECK_RECORD_SERIES=$(python3 "$TOP/scripts/check-record.py" hash) || die "cannot hash patches/ (scripts/check-record.py)"
+# git patch-id ignores the index lines and line numbers, which depend on
+# the 6.12.y the tree was made from, and whitespace.
+pids() { git patch-id --stable | cut -d' ' -f1 | paste -sd' ' -; }
+if [ "$(git -C "$tree" format-patch --stdout base..HEAD | pids)" != "$(series_files "$TOP/patches" | xargs cat | pids)" ] ||
+	! git -C "$tree" diff --quiet HEAD; then
+	warn "build/linux and patches/ differ: this run's records in results/check.json say 'unexported' ('make patches' first)"
 	export CHECK_RECORD_UNEXPORTED=1
 fi
 gate= gpass=0 gfail=0 gt0=0 tall=$SECONDS
@@ -607,6 +615,8 @@ PY
 	esac
 done
 record_gate
+# results/README.md shows the record (make test checks that it is current)
+python3 "$TOP/scripts/results.py" render >/dev/null || warn "could not render results/README.md from results/check.json"
 tap_plan
 s=$((SECONDS - tall))
 echo "# make check: gates '$checks' in $((s / 60)):$(printf %02d $((s % 60)))"

@@ -696,9 +696,9 @@ def timing_section():
          "From `results/timing.json` (`scripts/timing.py`): the wall time of the last published run "
          "with empty caches (cold: nothing in `CACHE`, as on CI's fresh machine) and with warm ones, "
          "and the longest steps of each. `make test` prints this table for its own run and warns "
-         "when its estimate of a cold run, times 1.7, passes 45 minutes: machines of the lab's kind "
-         "differ that much in speed, so a cold run must take at most about 26 minutes on the machine "
-         "that measures it.", "",
+         "when its estimate of a cold run passes 45 minutes on a machine of the lab's kind 1.7 times "
+         "slower than the fastest seen (`scripts/timing.py` reads the measuring machine's speed off "
+         "its cold QEMU and kernel builds).", "",
          "| run | date | commit | wall | steps summed | slots, CPUs | longest steps |",
          "|---|---|---|---|---|---|---|"]
     for kind in ("cold", "warm"):
