@@ -588,14 +588,21 @@ def reviewer_answer(bmeta, sm):
     return para(" ".join(s))
 
 
+def published_json(name):
+    """results/NAME parsed, or None when it is not there."""
+    path = os.path.join(RESULTS, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
 def caches_note(test):
     """' (cold caches)' or ' (warm caches)': the kind of the run in
     results/timing.json made at test.json's commit, if one was."""
-    path = os.path.join(RESULTS, "timing.json")
-    if not os.path.exists(path):
+    pub = published_json("timing.json")
+    if pub is None:
         return ""
-    with open(path) as f:
-        pub = json.load(f)
     kinds = [k for k, r in sorted(pub.items()) if r and r.get("commit") == test["run"]["commit"]]
     return f" ({kinds[0]} caches)" if len(kinds) == 1 else ""
 
@@ -687,11 +694,9 @@ def publish_timing(resdir):
 
 
 def timing_section():
-    path = os.path.join(RESULTS, "timing.json")
-    if not os.path.exists(path):
+    pub = published_json("timing.json")
+    if pub is None:
         return []
-    with open(path) as f:
-        pub = json.load(f)
     L = ["## How long `make test` takes", "",
          "From `results/timing.json` (`scripts/timing.py`): the wall time of the last published run "
          "with empty caches (cold: nothing in `CACHE`, as on CI's fresh machine) and with warm ones, "
@@ -719,14 +724,12 @@ def timing_section():
 def check_section():
     """make check's gates as last run (results/check.json, written by
     scripts/check.sh through scripts/check-record.py)."""
-    path = os.path.join(RESULTS, "check.json")
-    if not os.path.exists(path):
+    rec = published_json("check.json")
+    if rec is None:
         return []
-    with open(path) as f:
-        rec = json.load(f)
     L = ["## `make check`, gate by gate", "",
          "From `results/check.json`, which `make check` writes as each gate ends: its results, its "
-         "time and the hash of the series' diffs and config fragments it ran on "
+         "time and the hash of the series' diffs, config fragments and QEMU queue it ran on "
          "(`scripts/check-record.py`). `make test` fails unless `debug` and `p16k`, the gates that "
          "left it, passed on the series as it is.", "",
          "| gate | date | commit | series | passed | failed | time |",
