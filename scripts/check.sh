@@ -16,7 +16,17 @@
 #     the mm on every second walk without force_scan (the cold walk of
 #     each case) must fail the cold case with non-leaf young on, by its
 #     sentinel (young 0, no table entered).
-#  4b. ksftconfig: a kernel from arm64's defconfig, virt.config and the
+#  4b. onetable: a kernel whose walk, with non-leaf young on, skips the
+#     first young PTE table of each walk of an mm as if its flag were clear
+#     must fail the kselftest's cases with non-leaf young on that count
+#     tables of small pages (cold set, hot regions, new table), each as a
+#     failure, not a skip, and pass the others: one wrongly skipped table
+#     fails it.
+#  4c. noaf: a kernel that makes user PTE tables with the Access flag of
+#     their PMD entry clear (patch 5 undone in __pmd_populate()) must fail
+#     the kselftest's new table case with non-leaf young on, and only it:
+#     a table filled without the CPU walking it is then skipped.
+#  4d. ksftconfig: a kernel from arm64's defconfig, virt.config and the
 #     kselftest's own config fragment builds, keeps what the series adds to
 #     that fragment, and runs the kselftest (row check-ksftconfig-boot).
 #  5. mainline: the fix for mainline in upstream/tcr2-fix: Debian's newest
@@ -76,6 +86,8 @@
 # check-16k-boot (build/kernel-p16k), check-va52-boot,
 # check-64k-boot, check-nothp-boot, check-lie-boot (kernel lie: build/kernel-lie),
 # check-skipmm-boot (kernel skipmm: build/kernel-skipmm),
+# check-onetable-boot (kernel onetable: build/kernel-onetable),
+# check-noaf-boot (kernel noaf: build/kernel-noaf),
 # check-ksftconfig-boot (kernel ksftconfig: build/kernel-ksftconfig),
 # check-mainline-base, check-damon-young-base and -fix (build/kernel-mainline-idle-base
 # and -fix),
@@ -89,7 +101,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-all_checks="variants w1 bisect lie skipmm ksftconfig mainline damon kvm modabi qemu debug p16k"
+all_checks="variants w1 bisect lie skipmm onetable noaf ksftconfig mainline damon kvm modabi qemu debug p16k"
 checks=${CHECKS:-$all_checks}
 for c in $checks; do
 	case " $all_checks " in *" $c "*) ;; *) die "unknown check '$c' (${all_checks// /, })" ;; esac
@@ -453,6 +465,75 @@ for c in $checks; do
 			grep -q '^ *# cold set, non-leaf young on: .*cold walk 1: young 0, tables 0/0 ' "$log" && ok=0
 		[ $ok = 0 ] || row_tail check-skipmm-boot
 		result $ok "skipmm: the kselftest's cold case with non-leaf young on fails by its sentinel when the walk skips the mm"
+		;;
+	onetable)
+		# One table, not all: the first young PTE table of each walk of
+		# an mm is skipped as if the walk had found its flag clear, where
+		# the walk tests that flag (non-leaf young on, no force_scan). A
+		# test that counted pages with slack, or tables only in sum over
+		# many walks, could pass that.
+		git -C "$wt" checkout -q --detach "$head"
+		v=$wt/mm/vmscan.c
+		perl -0pi -e 's/(static void walk_pmd_range\(pud_t \*pud,)/\/* the lab mutant: the first young table of each walk of an mm is skipped *\/\nstatic bool lab_onetable_skip(struct mm_struct *mm, unsigned long seq)\n{\n\tstatic struct mm_struct *lab_mm;\n\tstatic unsigned long lab_seq;\n\n\tif (mm == lab_mm && seq == lab_seq)\n\t\treturn false;\n\tlab_mm = mm;\n\tlab_seq = seq;\n\treturn true;\n}\n\n$1/;
+			s/(\t\t    !mm_has_notifiers\(args->mm\)\) \{\n\t\t\tif \(!pmd_young\(val\))\)/$1 || lab_onetable_skip(args->mm, walk->seq))/' "$v"
+		n=$(git -C "$wt" diff | grep -c '^+.*lab_onetable_skip(' || true)
+		if [ "$n" != 2 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "onetable: expected to change walk_pmd_range() of $v in two places, changed $n"
+			continue
+		fi
+		seed "$BUILD/kernel-onetable"
+		KTREE=$wt KOUT=$BUILD/kernel-onetable build "$BUILD/check-onetable.log" \
+			"onetable: a kernel whose walk skips one young table per walk with non-leaf young on builds" default
+		git -C "$wt" checkout -q -- .
+		rc=0
+		boot_row check-onetable-boot || rc=$?
+		log=$BUILD/results/check-onetable-boot.log
+		ok=1
+		# (the suite runs the test more than once: every run counts)
+		if [ $rc != 0 ] &&
+			[ "$(grep -cE '^ *not ok [0-9]+ - (cold set|hot regions|new table), non-leaf young on' "$log")" -ge 3 ] &&
+			[ "$(grep -cE '^ *ok [0-9]+ - [^#]*non-leaf young off[^#]*$' "$log")" -ge 4 ] &&
+			! grep -qE '^ *not ok [0-9]+ - [^#]*non-leaf young off' "$log"; then
+			ok=0
+		fi
+		grep -E '^ *(not )?ok [0-9]+ - (cold set|hot regions|new table|THP)' "$log" | sed 's/^ */# /'
+		[ $ok = 0 ] || row_tail check-onetable-boot
+		result $ok "onetable: the kselftest fails its small-page cases with non-leaf young on, and passes the rest, when the walk skips one young table"
+		;;
+	noaf)
+		# Patch 5 undone where it matters to the kselftest: PMD entries of
+		# new PTE tables without the Access flag. The CPU sets it on its
+		# first walk through the entry (HAFT), so only a table that the
+		# CPU did not walk before the aging walk shows it: the new table
+		# case, filled with MADV_POPULATE_WRITE.
+		git -C "$wt" checkout -q --detach "$head"
+		v=$wt/arch/arm64/include/asm/pgalloc.h
+		perl -0pi -e 's/(\tset_pmd\(pmdp, __pmd\(__phys_to_pmd_val\(ptep\) \| prot) \| PXD_TABLE_AF\)\);/$1)); \/* lab mutant noaf *\//' "$v"
+		n=$(git -C "$wt" diff | grep -c '^+.*lab mutant noaf' || true)
+		if [ "$n" != 1 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "noaf: expected to change __pmd_populate() of $v in one place, changed $n"
+			continue
+		fi
+		seed "$BUILD/kernel-noaf"
+		KTREE=$wt KOUT=$BUILD/kernel-noaf build "$BUILD/check-noaf.log" \
+			"noaf: a kernel that makes PTE tables with their PMD entry's Access flag clear builds" default
+		git -C "$wt" checkout -q -- .
+		rc=0
+		boot_row check-noaf-boot || rc=$?
+		log=$BUILD/results/check-noaf-boot.log
+		ok=1
+		# (the suite runs the test more than once: every run counts)
+		if [ $rc != 0 ] &&
+			grep -qE '^ *not ok [0-9]+ - new table, non-leaf young on' "$log" &&
+			! grep -E '^ *not ok [0-9]+ - (cold set|hot regions|new table|THP)' "$log" |
+				grep -qvE ' - new table, non-leaf young on'; then
+			ok=0
+		fi
+		grep -E '^ *(not )?ok [0-9]+ - (cold set|hot regions|new table|THP)|new table: ' "$log" | sed 's/^ */# /'
+		[ $ok = 0 ] || row_tail check-noaf-boot
+		result $ok "noaf: the kselftest fails its new table case with non-leaf young on, and only it, when new tables lack the Access flag"
 		;;
 	ksftconfig)
 		# A tester's kernel, not the lab's: the architecture's defconfig

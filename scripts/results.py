@@ -70,11 +70,11 @@ def read(path):
 def kselftest_facts(log):
     """The first lru_gen_nonleaf run of a boot, either form: its cases and walks."""
     text = read(log)
-    # Both forms name their six cases alike: 'ok N - NAME' or 'ok N - NAME # SKIP why'
-    cases = re.findall(r"^ +(ok|not ok) [1-6] - ((?:cold set|hot regions|THP).*)$", text, re.M)
+    # Both forms name their eight cases alike: 'ok N - NAME' or 'ok N - NAME # SKIP why'
+    cases = re.findall(r"^ +(ok|not ok) [1-8] - ((?:cold set|hot regions|new table|THP).*)$", text, re.M)
     if not cases:
         return None
-    first = [(r, "# SKIP" in rest) for r, rest in cases[:6]]
+    first = [(r, "# SKIP" in rest) for r, rest in cases[:8]]
     f = {
         "ok": sum(1 for r, s in first if r == "ok" and not s),
         "skip": sum(1 for _, s in first if s),
@@ -109,6 +109,18 @@ def boot_facts(log):
     k = kselftest_facts(log)
     if k:
         f["kselftest"] = k
+    # guest/tests/lru-hostile: each condition's verdict, and the tries a
+    # smaps reader disturbed; a whole-test skip (lockdown rows): its reason
+    cond = re.findall(r"^(ok|not ok) \d+ - ((?:tmpfs|smaps|ksm|limit|format|overcommit): .*)$",
+                      text, re.M)
+    if cond:
+        f["conditions"] = [[r == "ok", d] for r, d in cond]
+    m = re.search(r"^# smaps read (\d+) times; tries disturbed: (\d+)", text, re.M)
+    if m:
+        f["smaps"] = {"reads": int(m.group(1)), "tries_disturbed": int(m.group(2))}
+    m = re.search(r"^ *1\.\.0 # SKIP (.*under kernel lockdown.*)$", text, re.M)
+    if m:
+        f["lockdown_skip"] = m.group(1)
     return f
 
 

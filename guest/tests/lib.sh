@@ -42,6 +42,17 @@ tee_status() {
 	status_to "$_ts_f.rc" "$@" | tee "$_ts_f"
 	return "$(status_from "$_ts_f.rc")"
 }
+# exit_to FILE CMD... : run CMD, with its own exit status written to FILE
+# (ksft_nest folds a program's status into its verdict on the TAP: a
+# program that ran cases and then exited KSFT_SKIP reads as passed there).
+exit_to() {
+	_et_f=$1
+	shift
+	"$@"
+	_et_rc=$?
+	echo $_et_rc >"$_et_f"
+	return $_et_rc
+}
 # pmd_span_mib MIN : MIN MiB, or two PMD spans (hpage_pmd_size) where that
 # is more: the smallest set lru_gen_nonleaf -s takes (1 GiB with 64 KiB pages).
 pmd_span_mib() {
@@ -153,7 +164,8 @@ tap_nested() {
 	_rc=$(status_from "$_out.rc")
 	case $_rc in
 	0) ok "$_desc" ;;
-	4) skip "$_desc: $(sed -n 's/^ *1\.\.0 # SKIP *//p' "$_out" | head -n 1)" ;;
+	# a whole-program skip, or one that ran cases and then skipped
+	4) skip "$_desc: $(sed -n 's/^ *1\.\.0 # SKIP *//p; s/^ *# SKIP: *//p' "$_out" | head -n 1)" ;;
 	*) not_ok "$_desc: exited $_rc$(grep -m1 '^ *Bail out!' "$_out" | sed 's/^ */: /')" ;;
 	esac
 	rm -f "$_out"
