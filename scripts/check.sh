@@ -126,6 +126,30 @@ build() { # build LOG DESC ARGS...: run kernel-build.sh, report
 # returns boot.sh's status. row_tail ROW shows the end of that output.
 boot_row() { "$TOP/scripts/boot.sh" -b "$1" >"$BUILD/$1.out" 2>&1; }
 row_tail() { tail -n 30 "$BUILD/$1.out" | sed 's/^/# /'; }
+# mutant NAME FILE MARK N PERL DESC : a mutant kernel. The series' head in
+# $wt with FILE edited by the perl program PERL (perl -0pi -e), which must
+# add N lines matching MARK, built into build/kernel-NAME (seeded from the
+# default build) and booted as row check-NAME-boot, the tree put back
+# after the build. Sets mutant_rc (the boot's status) and mutant_log (its
+# console log); returns 1, with a failed result, when the edit did not
+# take.
+mutant() {
+	local name=$1 file=$2 mark=$3 want=$4 prog=$5 desc=$6 n
+	git -C "$wt" checkout -q --detach "$head"
+	perl -0pi -e "$prog" "$wt/$file"
+	n=$(git -C "$wt" diff | grep -c "^+.*$mark" || true)
+	if [ "$n" != "$want" ]; then
+		git -C "$wt" checkout -q -- .
+		result 1 "$name: expected to change $file in $want place(s), changed $n"
+		return 1
+	fi
+	seed "$BUILD/kernel-$name"
+	KTREE=$wt KOUT=$BUILD/kernel-$name build "$BUILD/check-$name.log" "$name: $desc builds" default
+	git -C "$wt" checkout -q -- .
+	mutant_rc=0
+	boot_row "check-$name-boot" || mutant_rc=$?
+	mutant_log=$BUILD/results/check-$name-boot.log
+}
 # boot_result ROW DESC : boot ROW; a result, passing when the boot passed
 boot_result() {
 	local rc=0
@@ -443,26 +467,13 @@ for c in $checks; do
 		# bounds what the cold walk visits passes that; the sentinel must
 		# make the cold case with non-leaf young on fail, found old with no
 		# table entered.
-		git -C "$wt" checkout -q --detach "$head"
-		v=$wt/mm/vmscan.c
-		perl -0pi -e 's/(static struct mm_struct \*get_next_mm\(struct lru_gen_mm_walk \*walk\)\n\{)/static unsigned long lab_skipmm_walks;\n\n$1/;
-			s/if \(!walk->force_scan && !test_bit\(key, &mm->lru_gen\.bitmap\)\)/if (!walk->force_scan && (!test_bit(key, &mm->lru_gen.bitmap) || !(++lab_skipmm_walks & 1)))/' "$v"
-		n=$(git -C "$wt" diff | grep -c '^+.*lab_skipmm_walks' || true)
-		if [ "$n" != 2 ]; then
-			git -C "$wt" checkout -q -- .
-			result 1 "skipmm: expected to change get_next_mm() of $v in two places, changed $n"
-			continue
-		fi
-		seed "$BUILD/kernel-skipmm"
-		KTREE=$wt KOUT=$BUILD/kernel-skipmm build "$BUILD/check-skipmm.log" \
-			"skipmm: a kernel whose walk skips the mm on every second walk without force_scan builds" default
-		git -C "$wt" checkout -q -- .
-		rc=0
-		boot_row check-skipmm-boot || rc=$?
-		log=$BUILD/results/check-skipmm-boot.log
+		mutant skipmm mm/vmscan.c lab_skipmm_walks 2 \
+			's/(static struct mm_struct \*get_next_mm\(struct lru_gen_mm_walk \*walk\)\n\{)/static unsigned long lab_skipmm_walks;\n\n$1/;
+			s/if \(!walk->force_scan && !test_bit\(key, &mm->lru_gen\.bitmap\)\)/if (!walk->force_scan && (!test_bit(key, &mm->lru_gen.bitmap) || !(++lab_skipmm_walks & 1)))/' \
+			"a kernel whose walk skips the mm on every second walk without force_scan" || continue
 		ok=1
-		[ $rc != 0 ] && grep -q '^ *not ok [0-9]* - cold set, non-leaf young on' "$log" &&
-			grep -q '^ *# cold set, non-leaf young on: .*cold walk 1: young 0, tables 0/0 ' "$log" && ok=0
+		[ $mutant_rc != 0 ] && grep -q '^ *not ok [0-9]* - cold set, non-leaf young on' "$mutant_log" &&
+			grep -q '^ *# cold set, non-leaf young on: .*cold walk 1: young 0, tables 0/0 ' "$mutant_log" && ok=0
 		[ $ok = 0 ] || row_tail check-skipmm-boot
 		result $ok "skipmm: the kselftest's cold case with non-leaf young on fails by its sentinel when the walk skips the mm"
 		;;
@@ -472,23 +483,11 @@ for c in $checks; do
 		# the walk tests that flag (non-leaf young on, no force_scan). A
 		# test that counted pages with slack, or tables only in sum over
 		# many walks, could pass that.
-		git -C "$wt" checkout -q --detach "$head"
-		v=$wt/mm/vmscan.c
-		perl -0pi -e 's/(static void walk_pmd_range\(pud_t \*pud,)/\/* the lab mutant: the first young table of each walk of an mm is skipped *\/\nstatic bool lab_onetable_skip(struct mm_struct *mm, unsigned long seq)\n{\n\tstatic struct mm_struct *lab_mm;\n\tstatic unsigned long lab_seq;\n\n\tif (mm == lab_mm && seq == lab_seq)\n\t\treturn false;\n\tlab_mm = mm;\n\tlab_seq = seq;\n\treturn true;\n}\n\n$1/;
-			s/(\t\t    !mm_has_notifiers\(args->mm\)\) \{\n\t\t\tif \(!pmd_young\(val\))\)/$1 || lab_onetable_skip(args->mm, walk->seq))/' "$v"
-		n=$(git -C "$wt" diff | grep -c '^+.*lab_onetable_skip(' || true)
-		if [ "$n" != 2 ]; then
-			git -C "$wt" checkout -q -- .
-			result 1 "onetable: expected to change walk_pmd_range() of $v in two places, changed $n"
-			continue
-		fi
-		seed "$BUILD/kernel-onetable"
-		KTREE=$wt KOUT=$BUILD/kernel-onetable build "$BUILD/check-onetable.log" \
-			"onetable: a kernel whose walk skips one young table per walk with non-leaf young on builds" default
-		git -C "$wt" checkout -q -- .
-		rc=0
-		boot_row check-onetable-boot || rc=$?
-		log=$BUILD/results/check-onetable-boot.log
+		mutant onetable mm/vmscan.c 'lab_onetable_skip(' 2 \
+			's/(static void walk_pmd_range\(pud_t \*pud,)/\/* the lab mutant: the first young table of each walk of an mm is skipped *\/\nstatic bool lab_onetable_skip(struct mm_struct *mm, unsigned long seq)\n{\n\tstatic struct mm_struct *lab_mm;\n\tstatic unsigned long lab_seq;\n\n\tif (mm == lab_mm && seq == lab_seq)\n\t\treturn false;\n\tlab_mm = mm;\n\tlab_seq = seq;\n\treturn true;\n}\n\n$1/;
+			s/(\t\t    !mm_has_notifiers\(args->mm\)\) \{\n\t\t\tif \(!pmd_young\(val\))\)/$1 || lab_onetable_skip(args->mm, walk->seq))/' \
+			"a kernel whose walk skips one young table per walk with non-leaf young on" || continue
+		rc=$mutant_rc log=$mutant_log
 		ok=1
 		# (the suite runs the test more than once: every run counts)
 		if [ $rc != 0 ] &&
@@ -507,22 +506,10 @@ for c in $checks; do
 		# first walk through the entry (HAFT), so only a table that the
 		# CPU did not walk before the aging walk shows it: the new table
 		# case, filled with MADV_POPULATE_WRITE.
-		git -C "$wt" checkout -q --detach "$head"
-		v=$wt/arch/arm64/include/asm/pgalloc.h
-		perl -0pi -e 's/(\tset_pmd\(pmdp, __pmd\(__phys_to_pmd_val\(ptep\) \| prot) \| PXD_TABLE_AF\)\);/$1)); \/* lab mutant noaf *\//' "$v"
-		n=$(git -C "$wt" diff | grep -c '^+.*lab mutant noaf' || true)
-		if [ "$n" != 1 ]; then
-			git -C "$wt" checkout -q -- .
-			result 1 "noaf: expected to change __pmd_populate() of $v in one place, changed $n"
-			continue
-		fi
-		seed "$BUILD/kernel-noaf"
-		KTREE=$wt KOUT=$BUILD/kernel-noaf build "$BUILD/check-noaf.log" \
-			"noaf: a kernel that makes PTE tables with their PMD entry's Access flag clear builds" default
-		git -C "$wt" checkout -q -- .
-		rc=0
-		boot_row check-noaf-boot || rc=$?
-		log=$BUILD/results/check-noaf-boot.log
+		mutant noaf arch/arm64/include/asm/pgalloc.h 'lab mutant noaf' 1 \
+			's/(\tset_pmd\(pmdp, __pmd\(__phys_to_pmd_val\(ptep\) \| prot) \| PXD_TABLE_AF\)\);/$1)); \/* lab mutant noaf *\//' \
+			"a kernel that makes PTE tables with their PMD entry's Access flag clear" || continue
+		rc=$mutant_rc log=$mutant_log
 		ok=1
 		# (the suite runs the test more than once: every run counts)
 		if [ $rc != 0 ] &&
