@@ -634,7 +634,7 @@ def results_readme(test, bmeta, age, rec, grd):
     if test["not_judged"]:
         L += ["Planned but never judged: " + ", ".join(test["not_judged"]) + ".", ""]
     L += timing_section()
-    L += ["| step or boot | passed | failed | skipped | kernel | HAFT detected | kselftest (7 cases) |",
+    L += ["| step or boot | passed | failed | skipped | kernel | HAFT detected | kselftest (8 cases, first run) |",
           "|---|---|---|---|---|---|---|"]
     for name, p, f, s in test["items"]:
         b = test["boots"].get(name, {})
@@ -657,6 +657,7 @@ def results_readme(test, bmeta, age, rec, grd):
             L.append(f"| `{name}` | {b.get('kernel', '')} | {n(k.get('set_pages', 0))} | "
                      f"{n(k['cold_visited_off'])} | {n(k['cold_visited_on'])} | {tables} | "
                      f"{n(k.get('hot_pages', 0))} |")
+    L += hostile_section(test)
     m = test["memcgs"]
     L += ["", f"`guest-memcgs`: `lru_gen_full` was {n(m['bytes'])} bytes with {m['memcgs']} memcgs. "
           f"`guest-lowmem` skipped, as it must: `{test['lowmem_skip']}`.", "",
@@ -683,6 +684,28 @@ def results_readme(test, bmeta, age, rec, grd):
         L += ["## Real applications (`make bench BENCH_PARTS=apps`)", "",
               read(apps).split("\n", 2)[2].strip().split("\n", 2)[2].strip().replace("\n### ", "\n#### "), ""]
     return "\n".join(L)
+
+
+def hostile_section(test):
+    """The kselftest under a distribution host's conditions (issue 46):
+    guest/tests/lru-hostile's verdicts, and the lockdown rows' skips."""
+    rows = [(name, b) for name, b in test["boots"].items() if b.get("conditions") or b.get("lockdown_skip")]
+    if not rows:
+        return []
+    L = ["", "## The kselftest on a distribution host's conditions", "",
+         "`guest/tests/lru-hostile` (rows `*-hostile`) and a boot with `lockdown=integrity` "
+         "(rows `*-lockdown`); what the test must do is in each line:", ""]
+    for name, b in rows:
+        L.append(f"- `{name}` ({b.get('kernel', '')}):")
+        if b.get("lockdown_skip"):
+            L.append(f"  - lockdown: skipped, `{b['lockdown_skip']}`")
+        for good, desc in b.get("conditions", []):
+            L.append(f"  - {'ok' if good else 'NOT OK'}: {desc}")
+        sm = b.get("smaps")
+        if sm:
+            L.append(f"  - beside the smaps reader ({sm['reads']} passes over every smaps): "
+                     f"{sm['tries_disturbed']} tries disturbed")
+    return L
 
 
 def publish_timing(resdir):
