@@ -42,17 +42,6 @@ tee_status() {
 	status_to "$_ts_f.rc" "$@" | tee "$_ts_f"
 	return "$(status_from "$_ts_f.rc")"
 }
-# exit_to FILE CMD... : run CMD, with its own exit status written to FILE
-# (ksft_nest folds a program's status into its verdict on the TAP: a
-# program that ran cases and then exited KSFT_SKIP reads as passed there).
-exit_to() {
-	_et_f=$1
-	shift
-	"$@"
-	_et_rc=$?
-	echo $_et_rc >"$_et_f"
-	return $_et_rc
-}
 # pmd_span_mib MIN : MIN MiB, or two PMD spans (hpage_pmd_size) where that
 # is more: the smallest set lru_gen_nonleaf -s takes (1 GiB with 64 KiB pages).
 pmd_span_mib() {
@@ -187,8 +176,10 @@ tap_nested() {
 # redrawn with carriage returns only the last part is kept. It works on a
 # plain TAP program as well (no child zones then). Returns 1
 # if any result at either level is 'not ok', or CMD's own plan is missing
-# or does not match its results; otherwise CMD's status if that is neither
-# 0 nor 4; otherwise 4 if all of CMD's results are skips, else 0.
+# or does not match its results; otherwise CMD's status if that is not 0
+# (4, KSFT_SKIP, also where CMD ran cases before it skipped, or skipped
+# them all with '1..0 # SKIP'); otherwise 4 if all of CMD's results are
+# skips, else 0.
 ksft_nest() {
 	_kn=/tmp/ksft_nest.$$
 	status_to "$_kn.rc" "$@" | awk -v vfile="$_kn.verdict" '
@@ -239,5 +230,5 @@ ksft_nest() {
 	_v=$(cat "$_kn.verdict" 2>/dev/null || echo 1)
 	rm -f "$_kn.verdict"
 	if [ "$_v" = 1 ]; then return 1; fi
-	case $_rc in 0 | 4) return "$_v" ;; *) return "$_rc" ;; esac
+	case $_rc in 0) return "$_v" ;; *) return "$_rc" ;; esac
 }
