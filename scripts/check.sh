@@ -26,6 +26,10 @@
 #     their PMD entry clear (patch 5 undone in __pmd_populate()) must fail
 #     the kselftest's new table case with non-leaf young on, and only it:
 #     a table filled without the CPU walking it is then skipped.
+#  4e. earlyaf: a kernel whose early tables (pi/map_range.c, patch 5
+#     undone) keep the Access flag clear must fail the ktables suite on a
+#     CPU without FEAT_HAFT (check-earlyaf-boot); the same kernel on -cpu
+#     max reports how many the hardware left clear (check-earlyaf-max).
 #  4d. ksftconfig: a kernel from arm64's defconfig, virt.config and the
 #     kselftest's own config fragment builds, keeps what the series adds to
 #     that fragment, and runs the kselftest (row check-ksftconfig-boot).
@@ -88,6 +92,7 @@
 # check-skipmm-boot (kernel skipmm: build/kernel-skipmm),
 # check-onetable-boot (kernel onetable: build/kernel-onetable),
 # check-noaf-boot (kernel noaf: build/kernel-noaf),
+# check-earlyaf-boot and -max (kernel earlyaf: build/kernel-earlyaf),
 # check-ksftconfig-boot (kernel ksftconfig: build/kernel-ksftconfig),
 # check-mainline-base, check-damon-young-base and -fix (build/kernel-mainline-idle-base
 # and -fix),
@@ -101,7 +106,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-all_checks="variants w1 bisect lie skipmm onetable noaf ksftconfig mainline damon kvm modabi qemu debug p16k"
+all_checks="variants w1 bisect lie skipmm onetable noaf earlyaf ksftconfig mainline damon kvm modabi qemu debug p16k"
 checks=${CHECKS:-$all_checks}
 for c in $checks; do
 	case " $all_checks " in *" $c "*) ;; *) die "unknown check '$c' (${all_checks// /, })" ;; esac
@@ -521,6 +526,31 @@ for c in $checks; do
 		grep -E '^ *(not )?ok [0-9]+ - (cold set|hot regions|new table|THP)|new table: ' "$log" | sed 's/^ */# /'
 		[ $ok = 0 ] || row_tail check-noaf-boot
 		result $ok "noaf: the kselftest fails its new table case with non-leaf young on, and only it, when new tables lack the Access flag"
+		;;
+	earlyaf)
+		# Patch 5 undone: the early tables map_range() builds for the
+		# kernel image keep a clear Access flag. The ktables suite (make
+		# test's guest-max and guest-haft-off count 0) must see them on
+		# a CPU without FEAT_HAFT, where nothing sets the flag, and fail;
+		# on -cpu max the count is only reported (the hardware sets the
+		# flag of every descriptor it walks through).
+		mutant earlyaf arch/arm64/kernel/pi/map_range.c 'lab mutant earlyaf' 1 \
+			's/(PMD_TYPE_TABLE \| PMD_TABLE_UXN) \|\n\t+PXD_TABLE_AF\);/$1); \/* lab mutant earlyaf *\//' \
+			"a kernel whose early tables keep the Access flag clear" || continue
+		rc=$mutant_rc log=$mutant_log
+		ok=1
+		grep -E '^ *(not )?ok [0-9]+ - |^# tables ' "$log" | sed 's/^ */# /'
+		if [ $rc != 0 ] &&
+			grep -qE "^ *not ok [0-9]+ - kernel table descriptors with the Access flag clear: expected '0', got '[1-9][0-9]*'" "$log"; then
+			ok=0
+		fi
+		[ $ok = 0 ] || row_tail check-earlyaf-boot
+		result $ok "earlyaf: the ktables suite fails on a CPU without FEAT_HAFT when the early tables keep the Access flag clear"
+		rc=0
+		boot_row check-earlyaf-max || rc=$?
+		grep -E '^# tables |Access flag clear' "$BUILD/results/check-earlyaf-max.log" | sed 's/^ */# /'
+		[ $rc = 0 ] || row_tail check-earlyaf-max
+		result $rc "earlyaf: the same kernel on -cpu max boots and reports the count (check-earlyaf-max)"
 		;;
 	ksftconfig)
 		# A tester's kernel, not the lab's: the architecture's defconfig

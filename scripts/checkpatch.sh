@@ -3,12 +3,16 @@
 # FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is not taken from
 # checkpatch, which raises it for every new file; instead every file the
 # series adds must already have a maintainer in MAINTAINERS.
+# UNKNOWN_COMMIT_ID: patches credit the mainline commits they re-implement
+# ("Based on commit efe72541355d (...)"), which a 6.12 tree does not hold,
+# so checkpatch cannot look them up here; the form of every citation is
+# still checked (GIT_COMMIT_ID).
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 mapfile -t patches < <(series_files "$TOP/patches")
 fail=0
 for p in "${patches[@]}"; do
-	if checkpatch_ok "$tree" "$p" -- --ignore FILE_PATH_CHANGES >"$BUILD/checkpatch.out"; then
+	if checkpatch_ok "$tree" "$p" -- --ignore FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID >"$BUILD/checkpatch.out"; then
 		tap_result 0 "checkpatch --strict: $(basename "$p")"
 	else
 		tap_result 1 "checkpatch --strict: $(basename "$p")"
