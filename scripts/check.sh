@@ -535,7 +535,7 @@ for c in $checks; do
 		# on -cpu max the count is only reported (the hardware sets the
 		# flag of every descriptor it walks through).
 		mutant earlyaf arch/arm64/kernel/pi/map_range.c 'lab mutant earlyaf' 1 \
-			's/(PMD_TYPE_TABLE \| PMD_TABLE_UXN) \|\n\t+PXD_TABLE_AF\);/$1); \/* lab mutant earlyaf *\//' \
+			's/(PMD_TYPE_TABLE \| PMD_TABLE_UXN) \|\n\s+PXD_TABLE_AF\);/$1); \/* lab mutant earlyaf *\//' \
 			"a kernel whose early tables keep the Access flag clear" || continue
 		rc=$mutant_rc log=$mutant_log
 		ok=1
