@@ -19,10 +19,11 @@ usage:
 Some gates left 'make test' for 'make check' because their builds do not
 fit CI's budget (issue 45: the debug kernel and 16 KiB pages). 'make test'
 still fails when the series changed after they last passed: series-sync
-runs 'verify debug p16k skipmm onetable noaf earlyaf' (skipmm, onetable
-and noaf since issue 46: mutant kernels the kselftest must fail, built
-from the series and configs/base.config; earlyaf since issue 47, the one
-the ktables suite must fail), so a change to patches/ lands only with those
+runs 'verify debug p16k skipmm onetable noaf earlyaf kabiassert'
+(skipmm, onetable and noaf since issue 46: mutant kernels the kselftest
+must fail, built from the series and configs/base.config; earlyaf and
+kabiassert since issue 47: the one the ktables suite must fail, and a
+build patch 7's assertion must stop), so a change to patches/ lands only with those
 gates run on it.
 
 The hash covers what those gates build and boot, not how the series is

@@ -78,10 +78,11 @@ fi
 # The gates that left make test for make check (issue 45: the debug
 # kernel and 16 KiB pages), and the mutant kernels the kselftest must fail
 # (issue 46: skipmm, onetable, noaf; issue 47: earlyaf, the ktables
-# suite's positive control), must have passed on the series and
+# suite's positive control, and kabiassert, patch 7's assertion made to
+# fire), must have passed on the series and
 # configs as they are: results/check.json, written by make check
 # (scripts/check-record.py).
-gates="debug p16k skipmm onetable noaf earlyaf"
+gates="debug p16k skipmm onetable noaf earlyaf kabiassert"
 # shellcheck disable=SC2086
 rec=$(python3 "$TOP/scripts/check-record.py" verify $gates 2>&1 || true)
 if [ "$(grep -c '^\(not \)\?ok ' <<<"$rec")" != "$(wc -w <<<"$gates")" ]; then

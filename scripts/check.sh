@@ -30,6 +30,8 @@
 #     undone) keep the Access flag clear must fail the ktables suite on a
 #     CPU without FEAT_HAFT (check-earlyaf-boot); the same kernel on -cpu
 #     max reports how many the hardware left clear (check-earlyaf-max).
+#  4f. kabiassert: the series with a capability inserted before HAFT must
+#     fail to build cpufeature.o at patch 7's assertion.
 #  4d. ksftconfig: a kernel from arm64's defconfig, virt.config and the
 #     kselftest's own config fragment builds, keeps what the series adds to
 #     that fragment, and runs the kselftest (row check-ksftconfig-boot).
@@ -106,7 +108,7 @@
 . "$(dirname "$0")/lib.sh"
 tree=$BUILD/linux
 wt=$BUILD/check-tree
-all_checks="variants w1 bisect lie skipmm onetable noaf earlyaf ksftconfig mainline damon kvm modabi qemu debug p16k"
+all_checks="variants w1 bisect lie skipmm onetable noaf earlyaf kabiassert ksftconfig mainline damon kvm modabi qemu debug p16k"
 checks=${CHECKS:-$all_checks}
 for c in $checks; do
 	case " $all_checks " in *" $c "*) ;; *) die "unknown check '$c' (${all_checks// /, })" ;; esac
@@ -551,6 +553,31 @@ for c in $checks; do
 		grep -E '^# tables |Access flag clear' "$BUILD/results/check-earlyaf-max.log" | sed 's/^ */# /'
 		[ $rc = 0 ] || row_tail check-earlyaf-max
 		result $rc "earlyaf: the same kernel on -cpu max boots and reports the count (check-earlyaf-max)"
+		;;
+	kabiassert)
+		# Patch 7's assertions must stop a build that would pin a CRC
+		# that lies: a capability inserted before HAFT (what a rebase
+		# onto a 6.12.y that appended one of its own does) must fail the
+		# build of cpufeature.o with the first assertion's message.
+		git -C "$wt" checkout -q --detach "$head"
+		perl -0pi -e 's/\nHAFT\n/\nLAB_MUTANT_KABI\nHAFT\n/' "$wt/arch/arm64/tools/cpucaps"
+		n=$(git -C "$wt" diff | grep -c '^+LAB_MUTANT_KABI' || true)
+		if [ "$n" != 1 ]; then
+			git -C "$wt" checkout -q -- .
+			result 1 "kabiassert: expected to add one capability before HAFT in arch/arm64/tools/cpucaps, added $n"
+			continue
+		fi
+		seed "$BUILD/kernel-kabiassert"
+		say "check: kabiassert: cpufeature.o with a capability inserted before HAFT"
+		rc=0
+		KTREE=$wt KOUT=$BUILD/kernel-kabiassert "$TOP/scripts/kernel-build.sh" default \
+			arch/arm64/kernel/cpufeature.o >"$BUILD/check-kabiassert.log" 2>&1 || rc=$?
+		git -C "$wt" checkout -q -- .
+		ok=1
+		[ $rc != 0 ] && grep -q 'kABI: the capabilities before HAFT are not the frozen ones' \
+			"$BUILD/check-kabiassert.log" && ok=0
+		[ $ok = 0 ] || tail -n 20 "$BUILD/check-kabiassert.log" | sed 's/^/# /'
+		result $ok "kabiassert: a capability inserted before HAFT stops the build at patch 7's assertion"
 		;;
 	ksftconfig)
 		# A tester's kernel, not the lab's: the architecture's defconfig
