@@ -71,7 +71,7 @@ harness-test:
 x86:
 	@$(S)/test.sh x86
 
-check: tree
+check: tree initramfs
 	@$(S)/check.sh
 
 bench: build

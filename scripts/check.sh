@@ -156,6 +156,13 @@ mutant() {
 	mutant_rc=0
 	boot_row "check-$name-boot" || mutant_rc=$?
 	mutant_log=$BUILD/results/check-$name-boot.log
+	# A boot that never started (boot.sh refused it) leaves no console
+	# log: the gate's checks then read an empty one and fail, and
+	# row_tail shows boot.sh's reason.
+	if [ ! -f "$mutant_log" ]; then
+		row_tail "check-$name-boot"
+		: >"$mutant_log"
+	fi
 }
 # boot_result ROW DESC : boot ROW; a result, passing when the boot passed
 boot_result() {
