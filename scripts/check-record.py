@@ -32,7 +32,7 @@ its first 'diff --git' line to its end: export-patches.sh writes no
 signature; the cover letter, the file names, the commit messages and the
 mail headers are left out), the config fragments the two kernels are
 made of (configs/base, debug, nostats and p16k), and the QEMU queue they
-boot on (qemu/patches, qemu/lab-patches). It does not cover the guest
+boot on (qemu/fixes, qemu/patches, qemu/lab-patches). It does not cover the guest
 suites, the lab's scripts or the version of linux-source-6.12 Debian
 ships: a change there waits for the next make check, and the record
 keeps the kernel bases it was made on. The record is what make check
@@ -52,7 +52,7 @@ RECORD = os.path.join(TOP, "results", "check.json")
 
 
 CONFIGS = ("base.config", "debug.config", "nostats.config", "p16k.config")
-QEMU_QUEUES = ("qemu/patches", "qemu/lab-patches")
+QEMU_QUEUES = ("qemu/fixes", "qemu/patches", "qemu/lab-patches")
 
 
 def series_hash(top=TOP):

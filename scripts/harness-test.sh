@@ -363,7 +363,7 @@ expect fail "boots: a columns line that is not the table's" 'the columns must be
 rt=$work/record
 mkdir -p "$rt/results" "$rt/qemu"
 cp -a "$TOP/patches" "$TOP/configs" "$rt/"
-cp -a "$TOP/qemu/patches" "$TOP/qemu/lab-patches" "$rt/qemu/"
+cp -a "$TOP/qemu/fixes" "$TOP/qemu/patches" "$TOP/qemu/lab-patches" "$rt/qemu/"
 cr() { CHECK_RECORD_TOP=$rt python3 "$TOP/scripts/check-record.py" "$@"; }
 expect fail "check record: a gate never recorded" 'debug gate: never recorded' cr verify debug p16k
 cr write debug 4 0 60 && cr write p16k 2 0 30

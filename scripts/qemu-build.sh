@@ -1,7 +1,9 @@
 #!/bin/bash
 # Build qemu-system-aarch64 from Debian's qemu source package (sid's
-# 10.2.2, with Debian's own patches; qemu/TESTED_VERSION) plus our queue in
-# qemu/patches. Only aarch64-softmmu and only what the 'virt' machine needs.
+# 10.2.2, with Debian's own patches; qemu/TESTED_VERSION) plus our two
+# series, qemu/fixes then qemu/patches (FEAT_HAFT, based on the fixes),
+# and qemu/lab-patches. Only aarch64-softmmu and only what the 'virt'
+# machine needs.
 # Source and build live in $QEMU_DIR ($CACHE/qemu-10.2) so a fresh clone
 # reuses them; the queue is re-applied when it changes, and ninja then
 # rebuilds only what the change touched. Needs 'make deps' first (meson
@@ -51,12 +53,14 @@ if [ ! -d "$src/.git" ]; then
 fi
 ver=$(cat "$QEMU_DIR/version")
 
-# The queue meant for upstream, then the lab-only patches on top.
-mapfile -t patches < <(series_files "$TOP/qemu/patches"; series_files "$TOP/qemu/lab-patches")
-want=$(hash_of "$TOP/qemu/patches/series" "$TOP/qemu/lab-patches/series" "${patches[@]}")
+# The two series meant for upstream (the fixes, then FEAT_HAFT, which
+# is based on them), then the lab-only patches on top.
+queues=(fixes patches lab-patches)
+mapfile -t patches < <(for q in "${queues[@]}"; do series_files "$TOP/qemu/$q"; done)
+want=$(hash_of $(printf "$TOP/qemu/%s/series " "${queues[@]}") "${patches[@]}")
 have=$(cat "$QEMU_DIR/applied" 2>/dev/null || true)
 if [ "$want" != "$have" ]; then
-	say "qemu: applying ${#patches[@]} patch(es) from qemu/patches and qemu/lab-patches on Debian qemu $ver"
+	say "qemu: applying ${#patches[@]} patch(es) from qemu/fixes, qemu/patches and qemu/lab-patches on Debian qemu $ver"
 	rm -f "$QEMU_DIR/applied"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	git -C "$src" reset -q --hard base

@@ -9,7 +9,11 @@ done ADDR"), then "# debug: ready", and waits at EL1 with both stages
 on. This script then drives gdb-multiarch against QEMU's gdbstub: it
 reads the VA (x), writes it (set), asks whether it is tagged
 (qIsAddressTagged), reads its allocation tag (qMemTags), writes it
-(QMemTags), reads it again, sets gdb_done and detaches. It prints one TAP
+(QMemTags), reads it again and detaches. Then, as a client of its own
+(gdb drops replies it did not ask for), it sends two qMemTags packets
+the stub must refuse (two granules: E02; tag type 2: E03) and a good
+one, each of which must get one reply (the stub once answered a refused
+packet twice), sets gdb_done and detaches. It prints one TAP
 line per reply it checks; the program itself then checks the
 descriptors and the TLB. Exits 0 when it could run gdb, whatever the
 replies were; 1 when it could not (no "ready" within 30 s, no gdb, gdb
@@ -18,6 +22,7 @@ memory write through the gdbstub does not read back), with a "#" line
 that says why.
 """
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -60,7 +65,6 @@ def main():
         "maint packet qMemTags:%x,1:1" % v,
         "maint packet QMemTags:%x,10:1:%02x" % (v, TAG),
         "maint packet qMemTags:%x,1:1" % v,
-        "set {unsigned long}%s = 1" % done,
         "detach",
     ]
     args = ["gdb-multiarch", "-nx", "-batch"]
@@ -95,7 +99,68 @@ def main():
         "gdb: qMemTags reads back the tag written (%d)" % TAG,
         "expected m%02x, seen %s (before the write %s)" %
         (TAG, received[3], received[1]))
+    # gdb drops a reply it did not ask for, so the refused packets go
+    # through a client of our own that keeps every reply.
+    try:
+        replies, wrote = raw_session(sock, v, int(done, 16))
+    except OSError as e:
+        print("# the gdbstub did not take a second session: %s" % e)
+        return 1
+    if wrote != ["OK"]:
+        print("# the second session could not set gdb_done: %s" % wrote)
+        return 1
+    for what, want, seen in zip(
+            ["qMemTags for two granules: one reply, E02",
+             "qMemTags for tag type 2: one reply, E03",
+             "qMemTags after them: one reply, the tag (m%02x)" % TAG],
+            [["E02"], ["E03"], ["m%02x" % TAG]], replies):
+        tap(seen == want, name, "gdbstub: " + what,
+            "expected %s, seen %s" % (want, seen))
     return 0
+
+
+def frames(data):
+    """The packets in DATA, a stream of the remote protocol."""
+    return re.findall(r"\$([^#]*)#[0-9a-fA-F]{2}", data)
+
+
+def raw_session(sock, va, done):
+    """Send the qMemTags packets the stub must refuse, and a good one,
+    each answered by every reply that comes within a second; then set
+    gdb_done and detach. Returns the three lists of replies."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sock)
+    s.settimeout(1.0)
+
+    def exchange(pkt):
+        s.sendall(b"$%s#%02x" % (pkt.encode(), sum(pkt.encode()) & 0xff))
+        data = ""
+        while True:
+            try:
+                chunk = s.recv(4096)
+            except (socket.timeout, ConnectionResetError):
+                break
+            if not chunk:
+                break
+            data += chunk.decode(errors="replace")
+        replies = frames(data)
+        for _ in replies:
+            s.sendall(b"+")     # ignored once QStartNoAckMode is on
+        return replies
+
+    exchange("QStartNoAckMode")
+    out = [exchange("qMemTags:%x,2:1" % va),
+           exchange("qMemTags:%x,1:2" % va),
+           exchange("qMemTags:%x,1:1" % va)]
+    wrote = exchange("M%x,8:%s" % (done, "01" + "00" * 7))
+    # D;1: the stub keeps gdb's multiprocess mode (pid 1). The program
+    # then ends, and QEMU with it, maybe before the reply.
+    try:
+        exchange("D;1")
+    except OSError:
+        pass
+    s.close()
+    return out, wrote
 
 
 sys.exit(main())

@@ -37,19 +37,20 @@ mutants=(
 	# without stage 2's write probe; stage 2's DBM update without HD
 	leaf-ignores-ha leaf-never-ha leaf-no-fault no-s2-write-probe
 	s2-hd-ignored
-	# S1PIE's dirty state (qemu/patches 0001; the first is 10.2's bug)
+	# S1PIE's dirty state (qemu/fixes 0002; the first is 10.2's bug)
 	pie-load-write pie-load-dirties pie-store-stays-clean pie-no-dirty-fault
 	pie-hd-ignored pie-dirty-faults
-	# PIE: the update needs DBM (patch 0002 left out); the stage 1
-	# walker's writes skip S2PIE's dirty state (patch 0001's stage 2
+	# PIE: the update needs bit 51 (fixes 0003 left out); the stage 1
+	# walker's writes skip S2PIE's dirty state (fixes 0002's stage 2
 	# half left out); the dirty-state fault without its ESR syndrome
 	pie-needs-dbm s2pie-ttw-write no-dirty-syndrome
-	# the walker's stage 2 store probe checked against the data column
-	# (patch 0001 as first sent: MostlyReadOnly pages fault with HD set);
-	# the gdbstub's tag packets through an ordinary probe (patch 0005 left
-	# out), or a debug lookup that finds no tags
-	s2-probe-data-perm gdb-probe gdb-no-tags
-	# -cpu max without FEAT_HAFT (patch 0007 left out)
+	# the walker's stage 2 TLB fills checked against the data column
+	# (fixes 0001 left out: MostlyReadOnly pages fault with HD set);
+	# the gdbstub's tag packets through an ordinary probe (fixes 0009 left
+	# out), or a debug lookup that finds no tags; a refused qMemTags
+	# answered twice (fixes 0006 left out)
+	s2-probe-data-perm gdb-probe gdb-no-tags memtag-double-reply
+	# -cpu max without FEAT_HAFT (patches 0002 left out)
 	max-no-haft)
 race_mutants="plain-store racy-store no-restart update-faults no-gates cpu1-off"
 tmp=$(mktemp -d)
@@ -74,19 +75,22 @@ swaps=("haft=off-loses-tcr2:1 max,tcr2=off" "haft-missing:0 max,haft=off"
 	"x-haft-without-tcr2-ignored:3 max" "x-haft-without-tcr2-loses-hafdbs:3 max,tcr2=off"
 	"race-haft-missing:4 max,haft=off" "race-tcr2-missing:4 max,tcr2=off"
 	"gdb-tcr2-missing:6 max,tcr2=off")
-# And the checkpatch checks on a copy of the queue with one line of each
-# patch indented by a tab (QEMU style: spaces only).
-mkdir -p "$tmp/patches"
-cp "$TOP/qemu/patches/series" "$tmp/patches/"
-for p in $(series_files "$TOP/qemu/patches"); do
-	awk '!done && /^\+    / { sub(/^\+    /, "+\t"); done = 1 } { print }' "$p" >"$tmp/patches/$(basename "$p")"
+# And the checkpatch checks on a copy of both series (qemu/fixes,
+# qemu/patches) with one line of each patch indented by a tab (QEMU
+# style: spaces only).
+for q in fixes patches; do
+	mkdir -p "$tmp/tab/$q"
+	cp "$TOP/qemu/$q/series" "$tmp/tab/$q/"
+	for p in $(series_files "$TOP/qemu/$q"); do
+		awk '!done && /^\+    / { sub(/^\+    /, "+\t"); done = 1 } { print }' "$p" >"$tmp/tab/$q/$(basename "$p")"
+	done
 done
 runs=("${mutants[@]}" "${swaps[@]%%:*}" tab-indent)
 [ -x "${UNPATCHED:-}" ] && runs+=(unpatched)
 for m in "${runs[@]}"; do
 	swap=$(printf '%s\n' "${swaps[@]}" | sed -n "s/^$m://p")
 	if [ "$m" = tab-indent ]; then
-		HAFT_SKIP_RACE=1 HAFT_QEMU_PATCHES=$tmp/patches QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
+		HAFT_SKIP_RACE=1 HAFT_QEMU_PATCHES="$tmp/tab/fixes $tmp/tab/patches" QEMU=$MUTANTS "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
 	elif [ "$m" = unpatched ]; then
 		QEMU=$UNPATCHED "$TOP/qemu/run-tests.sh" >"$tmp/$m" 2>&1 || true
 	elif [ -n "$swap" ]; then

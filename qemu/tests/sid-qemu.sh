@@ -1,7 +1,7 @@
 #!/bin/bash
 # How Debian's newest QEMU, unmodified, does on the lab's emulator checks:
 # is FEAT_HAFT there yet, and does it still lose the dirty state that
-# qemu/patches/0001 fixes? A report, not a gate: it prints what it saw and
+# qemu/fixes/0002 fixes? A report, not a gate: it prints what it saw and
 # exits 0 when everything ran, whatever the checks said.
 #
 # sid's source package is not always on the mirror when its binaries are,
