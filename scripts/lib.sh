@@ -9,8 +9,9 @@ CACHE=${CACHE:-/var/cache/haftlab}
 CROSS=${CROSS:-aarch64-linux-gnu-}
 JOBS=${JOBS:-$(nproc)}
 
-# QEMU 10.2 (Debian sid's source package) with qemu/patches; the QEMU 7.2
-# build of earlier lab versions stays in $CACHE/qemu, untouched.
+# QEMU 10.2 (Debian sid's source package) with qemu/fixes and qemu/patches
+# (scripts/qemu-build.sh); the QEMU 7.2 build of earlier lab versions stays
+# in $CACHE/qemu, untouched.
 QEMU_DIR=${QEMU_DIR:-$CACHE/qemu-10.2}
 QEMU=${QEMU:-$QEMU_DIR/build/qemu-system-aarch64}
 

@@ -642,7 +642,7 @@ def results_readme(test, bmeta, age, rec, grd):
          "`results/bench.csv` (`make bench`). Do not edit: `make test` fails when",
          "this file or the cover letter's numbers differ from the data.", "",
          "## The last `make test`", "",
-         f"{run['date']}, commit `{run['commit']}`, QEMU {run['qemu']} with `qemu/patches`: "
+         f"{run['date']}, commit `{run['commit']}`, QEMU {run['qemu']} with `qemu/fixes` and `qemu/patches`: "
          f"**{run['passed']} passed, {run['failed']} failed, {run['skipped']} skipped** "
          f"in {run['minutes']} minutes{caches_note(test)}. Counted are the innermost results "
          "(a kselftest case inside `run_vmtests.sh` inside a suite counts once).", ""]
