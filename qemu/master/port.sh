@@ -2,12 +2,16 @@
 # Check (and apply, in order) the master port in this directory against
 # QEMU master files of one commit.
 #
-#   port.sh MASTER_DIR [QUEUE_DIR] [WORK_DIR]
+#   port.sh MASTER_DIR [QUEUE_DIR ...]
 #
 # MASTER_DIR: a directory holding the files the queue touches, as they are
-#   at one qemu/qemu commit (a full checkout works too).  QUEUE_DIR: the
-#   patches (default: this script's directory).  WORK_DIR: where the scratch
-#   git tree is made (default: a new temporary directory; never the lab repo).
+#   at one qemu/qemu commit (a full checkout works too).  QUEUE_DIR: a
+#   directory of patches, applied in the order of its 'series' file (or of
+#   its 0*.patch names when it has none; 0000-* is skipped); several are
+#   applied one after the other, in the order given.  Default: this
+#   script's fixes/ then patches/.
+# WORK_DIR (environment): where the scratch git tree is made (default: a
+#   new temporary directory; never the lab repo).
 # ONLY="path ..." restricts the check to those files (git apply --include),
 #   for a MASTER_DIR whose other files are not from the commit; the patches
 #   are then applied file-restricted with git apply and committed, instead
@@ -16,19 +20,38 @@
 # in ONLY).  Exit status: the number of FAILs.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-master=${1:?usage: port.sh MASTER_DIR [QUEUE_DIR] [WORK_DIR]}
-queue=${2:-$here}
-work=${3:-$(mktemp -d /tmp/qemu-master-port.XXXXXX)}
-master=$(cd "$master" && pwd); queue=$(cd "$queue" && pwd)
+master=${1:?usage: port.sh MASTER_DIR [QUEUE_DIR ...]}
+shift
+[ $# -gt 0 ] || set -- "$here/fixes" "$here/patches"
+work=${WORK_DIR:-$(mktemp -d /tmp/qemu-master-port.XXXXXX)}
+master=$(cd "$master" && pwd) || exit 99
 
-files=$(grep -h '^diff --git a/' "$queue"/0*.patch | awk '{print substr($3, 3)}' | sort -u)
+patches=()
+for q in "$@"; do
+    q=$(cd "$q" && pwd) || exit 99
+    if [ -f "$q/series" ]; then
+        while read -r p; do
+            case "$p" in '' | '#'*) continue ;; esac
+            [ -f "$q/$p" ] || { echo "$q/series names $p, which does not exist"; exit 99; }
+            patches+=("$q/$p")
+        done <"$q/series"
+    else
+        for p in "$q"/0*.patch; do
+            case "$(basename "$p")" in 0000-*) continue ;; esac
+            [ -f "$p" ] && patches+=("$p")
+        done
+    fi
+done
+[ ${#patches[@]} -gt 0 ] || { echo "no patches in $*"; exit 99; }
+
+files=$(grep -h '^diff --git a/' "${patches[@]}" | awk '{print substr($3, 3)}' | sort -u)
 rm -rf "$work/tree" && mkdir -p "$work/tree" && cd "$work/tree" || exit 99
 git init -q && git config user.name port && git config user.email port@localhost
 missing=0
 for f in $files; do
     if [ -f "$master/$f" ]; then
         mkdir -p "$(dirname "$f")" && cp "$master/$f" "$f"
-    elif grep -q "^--- /dev/null" <(awk -v f="$f" '$0 == "diff --git a/" f " b/" f {p=1; next} /^diff --git/ {p=0} p' "$queue"/0*.patch); then
+    elif grep -q "^--- /dev/null" <(awk -v f="$f" '$0 == "diff --git a/" f " b/" f {p=1; next} /^diff --git/ {p=0} p' "${patches[@]}"); then
         :   # created by the queue
     else
         echo "MISSING $f (not in $master)"; missing=$((missing + 1))
@@ -36,9 +59,8 @@ for f in $files; do
 done
 git add -A && git commit -qm "master files" --allow-empty
 fails=0
-for p in "$queue"/0*.patch; do
-    name=$(basename "$p")
-    case "$name" in 0000-*) continue ;; esac
+for p in "${patches[@]}"; do
+    name=$(basename "$(dirname "$p")")/$(basename "$p")
     inc=()
     if [ -n "${ONLY:-}" ]; then
         for f in $ONLY; do
