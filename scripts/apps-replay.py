@@ -27,7 +27,9 @@ design table of the apps.md beside the CSV, published with it, and passed
 on as a '# bench-apps: replayed TAG: pairs dropped P ...' line. An A/A
 control's lines come back with their arm as their setting (the CSV stores
 the arm, bench-report's pairing key), which is all bench-report reads of
-them.
+them. The boot each line came from (the run column; 'unrecorded' in a CSV
+from before it existed) comes back as a '# bench-apps: run=ID' line
+wherever it changes.
 """
 import csv
 import os
@@ -61,7 +63,8 @@ def replay(path, skip=()):
     groups = {}
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
-    if not rows or set(rows[0]) != {"part", "tag", "memcg", "round", "setting", "pair", "metric", "value"}:
+    cols = {"part", "tag", "memcg", "round", "setting", "pair", "metric", "value"}
+    if not rows or set(rows[0]) not in (cols, cols | {"run"}):
         raise SystemExit(f"apps-replay: {path} is not an apps.csv (bench-report.py's columns)")
     for r in rows:
         if r["tag"] in skip:
@@ -70,7 +73,8 @@ def replay(path, skip=()):
             wl = r["tag"].split("/", 1)[0]
             meta.setdefault(wl, {})[r["metric"]] = r["value"]
             continue
-        key = (r["part"], r["tag"], r["memcg"], r["round"], r["setting"], r["pair"])
+        key = (r["part"], r["tag"], r["memcg"], r["round"], r["setting"], r["pair"],
+               r.get("run") or "unrecorded")
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -85,8 +89,12 @@ def replay(path, skip=()):
     for tag, ps in dropped_pairs(md).items():
         if tag not in skip:
             lines.append(f"# bench-apps: replayed {tag}: pairs dropped {' '.join(ps)}")
-    for part, tag, memcg, rnd, setting, pair in order:
-        kv = " ".join(f"{k}={v}" for k, v in groups[(part, tag, memcg, rnd, setting, pair)])
+    run = None
+    for part, tag, memcg, rnd, setting, pair, r in order:
+        if r != run:
+            lines.append(f"# bench-apps: run={r}")
+            run = r
+        kv = " ".join(f"{k}={v}" for k, v in groups[(part, tag, memcg, rnd, setting, pair, r)])
         if part == "agent":
             settle = 1 if int(rnd) < 1 else 0
             lines.append(f"AGENT tag={tag} caps={setting} pair={pair} round={rnd} settle={settle} "

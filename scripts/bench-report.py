@@ -117,9 +117,16 @@ def read_logs(paths):
     global APP_LINES
     for p in paths:
         x86 = False
+        # the boot a line came from: bench-apps' '# bench-apps: run=ID'
+        # (the boot_id's first 8 hex digits; a replayed apps.csv's run
+        # column), else the log itself, one boot each
+        run = "log:" + os.path.basename(p)
         with open(p, errors="replace") as f:
             for line in f:
                 line = line.rstrip("\r\n")
+                m = re.search(r"# bench-apps: run=(\S+)$", line)
+                if m:
+                    run = m.group(1)
                 # bench-apps on Debian's amd64 kernel: its tags get "x86-"
                 if re.search(r"LAB: booted \S*(amd64|x86_64)", line):
                     x86 = True
@@ -139,6 +146,7 @@ def read_logs(paths):
                 if d and "cpu_ms" in d:
                     aa_arm(d)
                     d["_part"] = "agent"
+                    d["_run"] = run
                     agent.append(d)
                     continue
                 m = re.search(r"# bench-apps: (\S+), (\d+) MiB, .* rounds of (\d+) ms", line)
@@ -151,12 +159,14 @@ def read_logs(paths):
                 d = fields(line, "APP")
                 if d and "ops_per_s" in d and "/" in d.get("tag", ""):
                     aa_arm(d)
+                    d["_run"] = run
                     APP_LINES.append(d)
                     continue
                 d = fields(line, "AGENT-JOB")
                 if d and "ops_per_s" in d:
                     aa_arm(d)
                     d["_part"] = "agent-job"
+                    d["_run"] = run
                     agent.append(d)
                     continue
                 d = fields(line, "GUARD")
@@ -984,8 +994,9 @@ def phase_design(agent, tag, ph):
     mean = {q: sum(v) / len(v) for q, v in mean.items()}
     period, ac = walk_period([x - mean[q] for x, q in zip(series, pos)])
     rounds = med([v["rounds"] for c in (OFF, ON) for v in ph.get(c, {}).values()]) or 0
+    runs = sorted({d.get("_run", "") for d in agent if d.get("tag") == tag} - {""})
     return {"tag": tag, "rounds": rounds, "period": period, "ac": ac, "walks": len(series),
-            "order": "ABBA" if len(first) == 2 else "fixed", "dropped": dropped}
+            "order": "ABBA" if len(first) == 2 else "fixed", "dropped": dropped, "runs": runs}
 
 
 def design_table(out):
@@ -1002,17 +1013,20 @@ def design_table(out):
                "settle round did not walk a memcg that the measured rounds walked; and the cost of the "
                "same work, paired: the agent's instructions over what scripts/model.py predicts from the "
                "phase's counters (an A/A control's spread here is the cost's own, the walks' differing "
-               "work taken out).\n")
+               "work taken out); and the boot it ran in (bench-apps' run id, the boot_id's first 8 hex "
+               "digits; 'unrecorded' for rows measured before runs were recorded): a tag and its A/A "
+               "control with the same id ran in one boot.\n")
     out.append("| tag | rounds | autocorrelation, lags 1.. | period | whole cycles | order | pairs dropped | "
-               "cost per work, paired |")
-    out.append("|---|---|---|---|---|---|---|---|")
+               "cost per work, paired | run |")
+    out.append("|---|---|---|---|---|---|---|---|---|")
     for g in DESIGN:
         acs = " ".join("–" if a is None else f"{a:+.2f}" for a in g["ac"])
         whole = "–" if not g["period"] else ("yes" if g["rounds"] % g["period"] == 0 else "**no**")
         out.append(f"| {g['tag']} | {g['rounds']:g} | {acs} | {g['period'] or 'none'} | {whole} | "
                    f"{g['order']} | {', '.join(map(str, g['dropped'])) or '0'} | "
                    + ("–" if not g.get("work") else
-                      f"{g['work'][0]:.3f} ({g['work'][1]:.3f}..{g['work'][2]:.3f})") + " |")
+                      f"{g['work'][0]:.3f} ({g['work'][1]:.3f}..{g['work'][2]:.3f})") + " | "
+                   + (", ".join(g.get("runs") or []) or "–") + " |")
 
 
 def agent_phases(agent, tag):
@@ -1337,8 +1351,9 @@ def main():
     out = ["# Non-leaf PMD young on arm64 (FEAT_HAFT): benchmark results", "",
            "Produced by `make bench` (scripts/bench.sh) on the patched QEMU (TCG) with "
            "`-icount shift=0,sleep=off`: the guest's clock advances 1 ns per instruction it executes, "
-           "so every time below (but the host-timed cold walks) is the guest's instruction count and "
-           "repeats exactly. It is the kernel's own cost: caches, TLBs and the hardware's Access-flag "
+           "so every time below (but the host-timed cold walks) is the guest's instruction count: a "
+           "synthetic walk's repeats exactly, a real program's does not (its A/A controls say by how "
+           "much). It is the kernel's own cost: caches, TLBs and the hardware's Access-flag "
            "updates (free in QEMU's walker) are not modelled. Entry counts are exact.", ""]
     out.append("## Aging walks\n")
     age = aging_table(bench, out)
@@ -1366,7 +1381,7 @@ def main():
         # counters and the programs' own lines
         with open(os.path.join(d, "apps.csv"), "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["part", "tag", "memcg", "round", "setting", "pair", "metric", "value"])
+            w.writerow(["part", "tag", "memcg", "round", "setting", "pair", "metric", "value", "run"])
             for x in agent:
                 if "/" not in x.get("tag", "") or x.get("memcg", "ALL") != "ALL":
                     continue
@@ -1374,17 +1389,17 @@ def main():
                 for k, v in x.items():
                     if k not in AGENT_KEYS and not k.startswith("_") and num(v) is not None:
                         w.writerow([x["_part"], x["tag"], x["job"] if job else x["memcg"],
-                                    "" if job else x["round"], x["caps"], x["pair"], k, v])
+                                    "" if job else x["round"], x["caps"], x["pair"], k, v, x.get("_run", "")])
             for x in APP_LINES:
                 for k, v in x.items():
                     if k not in ("tag", "caps", "pair") and not k.startswith("_") and num(v) is not None:
-                        w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v])
+                        w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v, x.get("_run", "")])
             # each tag's size and interval (scripts/model.py places it)
             for tag in sorted({x["tag"] for x in agent if "/" in x.get("tag", "")}):
                 wl = tag.split("/", 1)[0]
                 for k, v in (("mib", APPS_MIB.get(wl)), ("interval_ms", APPS_INTERVAL.get(wl))):
                     if v is not None:
-                        w.writerow(["meta", tag, "", "", "", "", k, v])
+                        w.writerow(["meta", tag, "", "", "", "", k, v, ""])
         with open(os.path.join(d, "apps-summary.json"), "w") as f:
             json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
                                                        "holds", "verdict", "aa") if k in t} for t in ats],

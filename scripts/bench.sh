@@ -38,7 +38,10 @@
 # report; "apps" or "apps-report" alone publish only the real applications'
 # section and targets), APPS (all), APPS_REPLAY (0; 1: the published
 # real-application rows whose logs are not here are replayed from
-# results/apps.csv).
+# results/apps.csv), BENCH_RESUME (0; 1: a real-application row whose boot
+# passed before, as build/results/bench/ROW.done records, is kept, not run
+# again: a list of rows longer than a sitting goes on where it stopped;
+# publish and commit after each row with APPS_REPLAY=1).
 . "$(dirname "$0")/lib.sh"
 reps=${REPS:-5}
 secs=${RECLAIM_SECS:-20}
@@ -102,8 +105,19 @@ for p in $parts; do
 		fi
 		say "bench: real applications, $(echo ${rs//bench\/apps-/})"
 		for r in $rs; do
-			rm -f "$out/${r#bench/}.log"
-			boot "$r"
+			done_f=$out/${r#bench/}.done
+			if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$done_f" ] && [ -f "$out/${r#bench/}.log" ]; then
+				say "bench: $r passed before ($(cat "$done_f")), kept (BENCH_RESUME=1)"
+				continue
+			fi
+			rm -f "$out/${r#bench/}.log" "$done_f"
+			t0=$(date +%s)
+			if "$TOP/scripts/boot.sh" -b "$r"; then
+				echo "$(date -u +%FT%TZ), $(($(date +%s) - t0)) s" >"$done_f"
+			else
+				fail=1
+			fi
+			say "bench: $r ended after $((($(date +%s) - t0) / 60)) min"
 		done
 		;;
 	report | apps-report) ;;

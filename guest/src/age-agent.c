@@ -39,8 +39,15 @@
  *              after 6 ticks without that it lowers memory.high by up to
  *              1% (by ((10 ms / integral) / 10)^2 of it), starting from
  *              memory.current, between 100 MiB and 100 GiB (its
- *              --min-size, --max-size); if someone else moved
- *              memory.high, it starts again from memory.current
+ *              --min-size, --max-size; -M sets the floor); if someone
+ *              else moved memory.high, it starts again from
+ *              memory.current
+ *   -M MIB     senpai's floor (--min-size; default 100)
+ *   -S FILE    senpai's state (each memcg's limit, PSI total, integral
+ *              and grace ticks): read at the start when FILE exists,
+ *              written at the end, so that a senpai run in phases goes on
+ *              where the last phase left it, as one senpai.py process
+ *              would, instead of starting from memory.current each time
  *   -x PCT     reclaim's pressure target (default 0.1)
  *   -s PCT     reclaim's first step (default 0.5)
  * Memcgs whose names differ only by a trailing "-NUMBER" are reported as
@@ -518,7 +525,7 @@ static void reclaim_one(struct memcg *m)
 #define SENPAI_MAX_BACKOFF 1.0
 #define SENPAI_COEFF_PROBE 10.0
 #define SENPAI_COEFF_BACKOFF 20.0
-#define SENPAI_MIN_BYTES (100ULL << 20)
+static unsigned long long senpai_min_bytes = 100ULL << 20;
 #define SENPAI_MAX_BYTES (100ULL << 30)
 
 /* senpai mode: one tick of one memcg; the write of memory.high reclaims
@@ -572,8 +579,8 @@ static void senpai_one(struct memcg *m)
 		m->limit = cg_value(m, "memory.current", NULL, 0);
 	else
 		m->limit += (long long)(m->limit * adj);
-	if (m->limit < SENPAI_MIN_BYTES)
-		m->limit = SENPAI_MIN_BYTES;
+	if (m->limit < senpai_min_bytes)
+		m->limit = senpai_min_bytes;
 	if (m->limit > SENPAI_MAX_BYTES)
 		m->limit = SENPAI_MAX_BYTES;
 	m->limit &= ~4095ULL;
@@ -711,9 +718,48 @@ static void round_once(const char *head, bool evict)
 	fflush(stdout);
 }
 
+/* senpai mode: the state a previous phase left (-S); a memcg it does not
+ * name starts anew */
+static void senpai_load(const char *file)
+{
+	char path[256];
+	unsigned long long limit, psi, integral;
+	int grace;
+	FILE *f = fopen(file, "r");
+
+	if (!f)
+		return;
+	while (fscanf(f, "%255s %llu %llu %llu %d", path, &limit, &psi,
+		      &integral, &grace) == 5) {
+		for (unsigned int i = 0; i < nr_cgs; i++) {
+			if (strcmp(cgs[i].path, path))
+				continue;
+			cgs[i].limit = limit;
+			cgs[i].psi_us = psi;
+			cgs[i].integral = integral;
+			cgs[i].grace = grace;
+		}
+	}
+	fclose(f);
+}
+
+static void senpai_save(const char *file)
+{
+	FILE *f = fopen(file, "w");
+
+	if (!f)
+		die("cannot write senpai's state file");
+	for (unsigned int i = 0; i < nr_cgs; i++)
+		fprintf(f, "%s %llu %llu %llu %d\n", cgs[i].path, cgs[i].limit,
+			cgs[i].psi_us, cgs[i].integral, cgs[i].grace);
+	if (fclose(f))
+		die("cannot write senpai's state file");
+}
+
 static const char usage[] =
 	"usage: age-agent [-c CAPS] [-p PAIR] [-r ROUNDS] [-w SETTLE] [-i MS] [-e] [-f]\n"
-	"                 [-m age|watch|reclaim|senpai] [-x PCT] [-s PCT] [-j DIR] CGROUP... | -P PARENT\n";
+	"                 [-m age|watch|reclaim|senpai] [-x PCT] [-s PCT] [-M MIB] [-S FILE]\n"
+	"                 [-j DIR] CGROUP... | -P PARENT\n";
 
 int main(int argc, char **argv)
 {
@@ -721,6 +767,8 @@ int main(int argc, char **argv)
 	unsigned long caps_arg = 0;
 	unsigned int caps;
 	const char *parent = NULL, *jobs = NULL, *mode_arg = "age";
+	const char *state = NULL;
+	int min_mib = 100;
 	double interval = 1000, next, t_jobs = 0, span0 = 0;
 	uint64_t ops0[MAX_JOBS];
 	bool evict = false;
@@ -738,6 +786,8 @@ int main(int argc, char **argv)
 		{ 'm', OPT_STR, &mode_arg },
 		{ 'x', OPT_DOUBLE, &target_pct },
 		{ 's', OPT_DOUBLE, &step_pct },
+		{ 'M', OPT_INT, &min_mib },
+		{ 'S', OPT_STR, &state },
 	};
 
 	page_kib = ps > 0 ? (unsigned long)ps / 1024 : 4;
@@ -754,8 +804,9 @@ int main(int argc, char **argv)
 	else if (strcmp(mode_arg, "age"))
 		rounds = 0;
 	interval_ms = interval;
+	senpai_min_bytes = (unsigned long long)min_mib << 20;
 	if (rounds < 1 || settle < 0 || interval <= 0 || target_pct <= 0 ||
-	    step_pct <= 0 || (!parent && optind >= argc)) {
+	    step_pct <= 0 || min_mib < 1 || (!parent && optind >= argc)) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -772,6 +823,8 @@ int main(int argc, char **argv)
 		die("no memcgs to age");
 	if (jobs)
 		add_jobs(jobs);
+	if (state && mode == MODE_SENPAI)
+		senpai_load(state);
 	pmu_setup();
 	/* a round that overruns its interval delays the next ones */
 	next = clock_ms(CLOCK_MONOTONIC);
@@ -792,6 +845,8 @@ int main(int argc, char **argv)
 		next = fmax_ms(next + interval, clock_ms(CLOCK_MONOTONIC));
 	}
 	sleep_until_ms(next);
+	if (state && mode == MODE_SENPAI)
+		senpai_save(state);
 	for (unsigned int j = 0; j < nr_jobs; j++)
 		ops0[j] = job_ops(j) - ops0[j];
 	t_jobs = (clock_ms(CLOCK_MONOTONIC) - t_jobs) / 1e3;
