@@ -873,7 +873,10 @@ def apps_section(agent, out):
             "cost_per_work_paired": None if not wr else [round(x, 4) for x in wr],
             "rounds": design["rounds"], "period": design["period"],
             "autocorr": [None if a is None else round(a, 3) for a in design["ac"]],
-            "order": design["order"], "dropped_pairs": design["dropped"]})
+            "order": design["order"], "dropped_pairs": design["dropped"],
+            "mib": APPS_MIB.get(wl), "interval_ms": intv,
+            "mapped_mib_off": None if not pr(OFF, "mapped_kib") else round(med(pr(OFF, "mapped_kib")) / 1024, 1),
+            "runs": design["runs"]})
         out.append(f"| {tag} | {kind} | {spread(pr(OFF, 'cpu_ms'), 2)} / {spread(pr(ON, 'cpu_ms'), 2)} | {rs} | "
                    f"{spread([x / (intv / 1000) for x in per_gibs], 2)} | "
                    f"{spread([100 * x for x in share], 2)}% | "
@@ -1173,6 +1176,64 @@ def gnuplot(script):
     return True
 
 
+def plot_apps(dirname, stats):
+    """apps-saving.png: the estimator's aging instructions with non-leaf
+    young over without (paired, median and min..max) against the memory
+    the program mapped (rows aged every second) and against the interval
+    (rows at 128 MiB), each beside the range of its A/A controls (grey)."""
+    if not shutil.which("gnuplot"):
+        return False
+    by = {(a["workload"], a["policy"]): a for a in stats}
+
+    def floor(a):
+        rs = [by.get((a["workload"], f"{a['policy']}-{c}"), {}).get("cost_paired") for c in ("aa3", "aa7")]
+        rs = [r for r in rs if r]
+        return (min(r[1] for r in rs), max(r[2] for r in rs)) if rs else None
+    rows = [a for a in stats if a["policy"] == "wss" and a.get("cost_paired") and a.get("mapped_mib_off")
+            and not a["workload"].startswith("x86-")]
+    size = [a for a in rows if a.get("interval_ms") == 1000]
+    intv = [a for a in rows if a.get("mib") == 128 and a["workload"].split("@")[0] in ("jvm-long", "redis-recent")]
+    if not size:
+        return False
+    dats = []
+    for name, group, x in (("size", size, lambda a: a["mapped_mib_off"]),
+                           ("interval", intv, lambda a: a["interval_ms"] / 1000)):
+        path = os.path.join(dirname, f"apps-plot-{name}.dat")
+        with open(path, "w") as f:
+            f.write("# x median low high aa_low aa_high label\n")
+            for a in sorted(group, key=x):
+                fl = floor(a) or (float("nan"), float("nan"))
+                c = a["cost_paired"]
+                # names where they do not crowd (the 128 MiB programs sit together)
+                lab = a["workload"] if name == "interval" or "@" in a["workload"] or a["workload"] == "jvm-long" else ""
+                f.write(f'{x(a)} {c[0]} {c[1]} {c[2]} {fl[0]} {fl[1]} "{lab}"\n')
+        dats.append(path)
+    out = os.path.join(dirname, "apps-saving.png")
+    panel = """
+set title "{title}"
+set xlabel "{xlab}"
+set logscale x
+set ylabel "aging instructions, 0x0007 / 0x0003 (paired)"
+set yrange [0:1.6]
+set grid
+set key top left
+plot "{dat}" using ($1*1.06):(($5+$6)/2):($1*1.06*0.97):($1*1.06*1.03):5:6 with boxxyerrorbars fs solid 0.3 lc rgb "#808080" title "A/A control: min..max", \\
+     "" using 1:2:3:4 with yerrorbars pt 7 ps 1.2 lw 2 lc rgb "#0050a0" title "on/off: median, min..max", \\
+     "" using 1:2:7 with labels offset 0,1.2 font ",8" notitle, \\
+     1 with lines dt 2 lc rgb "#000000" notitle
+"""
+    script = f"""
+set terminal pngcairo size 1500,600 noenhanced font ",10"
+set output "{out}"
+set multiplot layout 1,2 title "The estimator's aging cost with non-leaf young over without, beside its A/A controls (make bench BENCH_PARTS=apps, QEMU TCG -icount: instructions)"
+""" + panel.format(title="against the memory the program mapped (aged every 1 s)",
+                    xlab="memory mapped, MiB (median of the 0x0003 rounds)", dat=dats[0])
+    if intv:
+        script += panel.format(title="against the interval (128 MiB of data)", xlab="aging interval, s", dat=dats[1])
+    script += "unset multiplot\n"
+    return gnuplot(script)
+
+
 def plot(dirname, bench, ts):
     """bench.png: the paired on/off ratios of the targets (median, low..high)
     against their bounds, and the leaf entries visited per scenario; all
@@ -1411,6 +1472,8 @@ def main():
     write_csv(os.path.join(d, "bench.csv"), bench, reclaim, guard, agent)
     write_summary(os.path.join(d, "summary.json"), ts, pts, APPS_STATS)
     png = plot(d, bench, ts) and plot_growth(d, pts)
+    if APPS_STATS:
+        plot_apps(d, APPS_STATS)
     print("\n".join(out))
     print(f"\nbench-report: wrote {md}, bench.csv, summary.json" +
           (", bench.png, bench-growth.png" if png else " (no plots: gnuplot missing or failed)"))

@@ -104,6 +104,17 @@ for p in $parts; do
 			rs=$(for a in ${APPS//,/ }; do grep -x "bench/apps-$a" <<<"$rs" || die "no row bench/apps-$a"; done) || exit 1
 		fi
 		say "bench: real applications, $(echo ${rs//bench\/apps-/})"
+		# the servers' initramfs holds guest/tests/bench-apps: make it
+		# again if that changed (make bench's build leaves it alone)
+		"$TOP/scripts/apps-initramfs.sh" || exit 1
+		for r in $rs; do
+			boot_row "$r"
+			case $ROW_KERNEL in x86:*)
+				LAB_ARCH=x86 "$TOP/scripts/apps-initramfs.sh" || exit 1
+				break
+				;;
+			esac
+		done
 		for r in $rs; do
 			done_f=$out/${r#bench/}.done
 			if [ "${BENCH_RESUME:-0}" = 1 ] && [ -f "$done_f" ] && [ -f "$out/${r#bench/}.log" ]; then
@@ -130,7 +141,7 @@ done
 # row (or adding its control) publishes beside the others
 rm -f "$out/apps-published.log"
 if [ "${APPS_REPLAY:-0}" = 1 ]; then
-	logs=$(ls "$out"/*.log 2>/dev/null)
+	logs=$(ls "$out"/*.log 2>/dev/null || true)
 	# shellcheck disable=SC2086
 	python3 "$TOP/scripts/apps-replay.py" "$TOP/results/apps.csv" --except-logs $logs \
 		>"$out/apps-published.log.tmp" && mv "$out/apps-published.log.tmp" "$out/apps-published.log" ||
@@ -143,6 +154,7 @@ if [ $fail = 0 ] && { [ "$parts" = apps ] || [ "$parts" = apps-report ]; }; then
 	# the real applications alone: their section and targets, the rest of
 	# results/ as it was
 	cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
+	[ ! -f "$out/apps-saving.png" ] || cp "$out/apps-saving.png" "$TOP/results/"
 	python3 - "$out/apps-summary.json" "$TOP/results/summary.json" <<'PY' || fail=1
 import json, sys
 new = json.load(open(sys.argv[1]))["targets"]
@@ -155,6 +167,7 @@ with open(sys.argv[2], "w") as f:
 PY
 elif [ $fail = 0 ]; then
 	[ ! -f "$out/apps.md" ] || cp "$out/apps.md" "$out/apps.csv" "$TOP/results/"
+	[ ! -f "$out/apps-saving.png" ] || cp "$out/apps-saving.png" "$TOP/results/"
 	for f in bench.md bench.csv summary.json "$out"/bench*.png; do
 		cp "$out/${f##*/}" "$TOP/results/"
 	done
