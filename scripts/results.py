@@ -583,7 +583,7 @@ def model_answer(sm):
         return f"{100 * lo:.0f}%" if round(100 * lo) == round(100 * hi) else f"{100 * lo:.0f}% to {100 * hi:.0f}%"
 
     def one(p):
-        return (f"{p['tag'].split('/')[0]} ({p['gib']:g} GiB) {100 * p['measured']:.0f}% measured, "
+        return (f"{p['tag'].split('/')[0]} ({p['gib']:.1f} GiB) {100 * p['measured']:.0f}% measured, "
                 f"{pct(*p['predicted'])} predicted" + (", a miss" if p.get("miss") else ""))
     s.append(f"Its predicted saving missed {sum(bool(p.get('miss')) for p in pts)} of "
              f"the {len(pts)} points measured (more than 30% of the larger saving and 2 points: "
