@@ -651,20 +651,22 @@ def howmuch_bottom(rows):
     inside = [a for a, cf in base if not (a["cost_paired"][2] < cf[0] or a["cost_paired"][1] > cf[1])]
     s = [f"At 128 MiB of data aged every second, non-leaf young moved the estimator's aging "
          f"instructions by less than their A/A noise for {len(inside)} of {len(base)} programs."]
-    cleared = [(a, cf) for a, _, cf, _ in rows if a.get("cost_paired") and cf and a["cost_paired"][2] < cf[0]]
-    if cleared:
-        a, cf = min(cleared, key=lambda x: x[0]["cost_paired"][0])
+    # the largest saving clear of its A/A range: in leaf entries visited
+    # (exact counts), with what the aging instructions did beside it
+    clear = [(a, vf, cf) for a, vf, cf, _ in rows if vf and a["visited_paired"][2] < vf[0]]
+    if clear:
+        a, vf, cf = min(clear, key=lambda x: x[0]["visited_paired"][0])
+        c = a.get("cost_paired")
         s.append(f"Its largest saving clear of the noise: {SHORT_NAMES.get(a['workload'].split('@')[0])} "
                  f"({size_text(a.get('mapped_mib_off'))} mapped, aged every "
-                 f"{(a.get('interval_ms') or 1000) / 1000:g} s) at {rng3(a['cost_paired'])} of the "
-                 f"instructions (A/A {cf[0]:.2f}..{cf[1]:.2f}); it saves where whole tables go cold "
-                 "between two walks.")
+                 f"{(a.get('interval_ms') or 1000) / 1000:g} s) visits {rng3(a['visited_paired'])} of the "
+                 f"leaf entries (A/A {vf[0]:.2f}..{vf[1]:.2f})"
+                 + ("" if not c or not cf else
+                    f" and executes {rng3(c)} of the aging instructions (A/A {cf[0]:.2f}..{cf[1]:.2f}"
+                    + (")" if c[2] < cf[0] else ", not clear of it)"))
+                 + "; it saves where whole tables go cold between two walks.")
     else:
-        a, cf = min(((a, cf) for a, _, cf, _ in rows if a.get("cost_paired") and cf),
-                    key=lambda x: x[0]["cost_paired"][0])
-        s.append(f"No row's saving cleared its A/A range; the largest median was "
-                 f"{SHORT_NAMES.get(a['workload'].split('@')[0])} ({size_text(a.get('mapped_mib_off'))} "
-                 f"mapped) at {rng3(a['cost_paired'])} (A/A {cf[0]:.2f}..{cf[1]:.2f}).")
+        s.append("No row's saving in leaf entries cleared its A/A range.")
     sh = [a["cpu_share_off"] for a, _, _, _ in rows if a.get("cpu_share_off") is not None]
     if sh:
         s.append(f"Without it, aging took {100 * min(sh):.2g}% to {100 * max(sh):.2g}% of one CPU in these "
