@@ -27,9 +27,9 @@ design table of the apps.md beside the CSV, published with it, and passed
 on as a '# bench-apps: replayed TAG: pairs dropped P ...' line. An A/A
 control's lines come back with their arm as their setting (the CSV stores
 the arm, bench-report's pairing key), which is all bench-report reads of
-them. The boot each line came from (the run column; 'unrecorded' in a CSV
-from before it existed) comes back as a '# bench-apps: run=ID' line
-wherever it changes.
+them. The boot each tag came from (its meta row 'run'; 'unrecorded' where
+it has none) comes back as a '# bench-apps: run=ID' line wherever it
+changes.
 """
 import csv
 import os
@@ -59,22 +59,24 @@ def dropped_pairs(md):
 
 
 def replay(path, skip=()):
-    lines, meta, order = [], {}, []
+    lines, meta, order, runs = [], {}, [], {}
     groups = {}
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     cols = {"part", "tag", "memcg", "round", "setting", "pair", "metric", "value"}
-    if not rows or set(rows[0]) not in (cols, cols | {"run"}):
+    if not rows or set(rows[0]) != cols:
         raise SystemExit(f"apps-replay: {path} is not an apps.csv (bench-report.py's columns)")
     for r in rows:
         if r["tag"] in skip:
+            continue
+        if r["part"] == "meta" and r["metric"] == "run":
+            runs[r["tag"]] = r["value"]
             continue
         if r["part"] == "meta":
             wl = r["tag"].split("/", 1)[0]
             meta.setdefault(wl, {})[r["metric"]] = r["value"]
             continue
-        key = (r["part"], r["tag"], r["memcg"], r["round"], r["setting"], r["pair"],
-               r.get("run") or "unrecorded")
+        key = (r["part"], r["tag"], r["memcg"], r["round"], r["setting"], r["pair"])
         if key not in groups:
             groups[key] = []
             order.append(key)
@@ -90,11 +92,12 @@ def replay(path, skip=()):
         if tag not in skip:
             lines.append(f"# bench-apps: replayed {tag}: pairs dropped {' '.join(ps)}")
     run = None
-    for part, tag, memcg, rnd, setting, pair, r in order:
+    for part, tag, memcg, rnd, setting, pair in order:
+        r = runs.get(tag, "unrecorded")
         if r != run:
             lines.append(f"# bench-apps: run={r}")
             run = r
-        kv = " ".join(f"{k}={v}" for k, v in groups[(part, tag, memcg, rnd, setting, pair, r)])
+        kv = " ".join(f"{k}={v}" for k, v in groups[(part, tag, memcg, rnd, setting, pair)])
         if part == "agent":
             settle = 1 if int(rnd) < 1 else 0
             lines.append(f"AGENT tag={tag} caps={setting} pair={pair} round={rnd} settle={settle} "

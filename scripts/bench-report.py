@@ -1442,7 +1442,7 @@ def main():
         # counters and the programs' own lines
         with open(os.path.join(d, "apps.csv"), "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["part", "tag", "memcg", "round", "setting", "pair", "metric", "value", "run"])
+            w.writerow(["part", "tag", "memcg", "round", "setting", "pair", "metric", "value"])
             for x in agent:
                 if "/" not in x.get("tag", "") or x.get("memcg", "ALL") != "ALL":
                     continue
@@ -1450,17 +1450,24 @@ def main():
                 for k, v in x.items():
                     if k not in AGENT_KEYS and not k.startswith("_") and num(v) is not None:
                         w.writerow([x["_part"], x["tag"], x["job"] if job else x["memcg"],
-                                    "" if job else x["round"], x["caps"], x["pair"], k, v, x.get("_run", "")])
+                                    "" if job else x["round"], x["caps"], x["pair"], k, v])
             for x in APP_LINES:
                 for k, v in x.items():
                     if k not in ("tag", "caps", "pair") and not k.startswith("_") and num(v) is not None:
-                        w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v, x.get("_run", "")])
+                        w.writerow(["app", x["tag"], "", "", x["caps"], x["pair"], k, v])
             # each tag's size and interval (scripts/model.py places it)
+            # and the boot(s) it ran in (one meta row a tag, not a column
+            # on every sample: a tag is one row of boots)
+            runs = {}
+            for x in agent + APP_LINES:
+                if "/" in x.get("tag", "") and x.get("_run"):
+                    runs.setdefault(x["tag"], set()).add(x["_run"])
             for tag in sorted({x["tag"] for x in agent if "/" in x.get("tag", "")}):
                 wl = tag.split("/", 1)[0]
-                for k, v in (("mib", APPS_MIB.get(wl)), ("interval_ms", APPS_INTERVAL.get(wl))):
+                for k, v in (("mib", APPS_MIB.get(wl)), ("interval_ms", APPS_INTERVAL.get(wl)),
+                             ("run", "+".join(sorted(runs.get(tag, ()))) or None)):
                     if v is not None:
-                        w.writerow(["meta", tag, "", "", "", "", k, v, ""])
+                        w.writerow(["meta", tag, "", "", "", "", k, v])
         with open(os.path.join(d, "apps-summary.json"), "w") as f:
             json.dump({"targets": [{k: t[k] for k in ("name", "label", "median", "low", "high", "bound",
                                                        "holds", "verdict", "aa") if k in t} for t in ats],

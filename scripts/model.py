@@ -136,7 +136,8 @@ def apps_medians(path):
     with open(path) as f:
         for r in csv.DictReader(f):
             if r["part"] == "meta":
-                meta.setdefault(r["tag"], {})[r["metric"]] = float(r["value"])
+                if r["metric"] != "run":  # the boot id, not a number
+                    meta.setdefault(r["tag"], {})[r["metric"]] = float(r["value"])
                 continue
             # the measured rounds (a settle round, round <= 0, read the
             # Bloom filter the other setting's walk built)
