@@ -876,7 +876,10 @@ def apps_section(agent, out):
             "order": design["order"], "dropped_pairs": design["dropped"],
             "mib": APPS_MIB.get(wl), "interval_ms": intv,
             "mapped_mib_off": None if not pr(OFF, "mapped_kib") else round(med(pr(OFF, "mapped_kib")) / 1024, 1),
-            "runs": design["runs"]})
+            "runs": design["runs"],
+            # the boot the row ran in: a row and its A/A control with the
+            # same value ran in one boot
+            "boot": "+".join(design["runs"]) or "unrecorded"})
         out.append(f"| {tag} | {kind} | {spread(pr(OFF, 'cpu_ms'), 2)} / {spread(pr(ON, 'cpu_ms'), 2)} | {rs} | "
                    f"{spread([x / (intv / 1000) for x in per_gibs], 2)} | "
                    f"{spread([100 * x for x in share], 2)}% | "
