@@ -28,6 +28,7 @@ growth-cold (the cost growth sweeps).
 import csv
 import functools
 import json
+import math
 import os
 import re
 import shutil
@@ -1212,12 +1213,16 @@ def plot_apps(dirname, stats):
                 f.write(f'{x(a)} {c[0]} {c[1]} {c[2]} {fl[0]} {fl[1]} "{lab}"\n')
         dats.append(path)
     out = os.path.join(dirname, "apps-saving.png")
+    # every bar inside the frame: the y axis reaches the highest on/off or
+    # A/A maximum plotted (at least 1.6)
+    tops = [a["cost_paired"][2] for a in size + intv] + [f[1] for a in size + intv if (f := floor(a))]
+    ymax = math.ceil(max([1.6] + tops) * 10 + 0.5) / 10
     panel = """
 set title "{title}"
 set xlabel "{xlab}"
 set logscale x
 set ylabel "aging instructions, 0x0007 / 0x0003 (paired)"
-set yrange [0:1.6]
+set yrange [0:{ymax}]
 set grid
 set key top left
 plot "{dat}" using ($1*1.06):(($5+$6)/2):($1*1.06*0.97):($1*1.06*1.03):5:6 with boxxyerrorbars fs solid 0.3 lc rgb "#808080" title "A/A control: min..max", \\
@@ -1230,9 +1235,10 @@ set terminal pngcairo size 1500,600 noenhanced font ",10"
 set output "{out}"
 set multiplot layout 1,2 title "The estimator's aging cost with non-leaf young over without, beside its A/A controls (make bench BENCH_PARTS=apps, QEMU TCG -icount: instructions)"
 """ + panel.format(title="against the memory the program mapped (aged every 1 s)",
-                    xlab="memory mapped, MiB (median of the 0x0003 rounds)", dat=dats[0])
+                    xlab="memory mapped, MiB (median of the 0x0003 rounds)", dat=dats[0], ymax=ymax)
     if intv:
-        script += panel.format(title="against the interval (128 MiB of data)", xlab="aging interval, s", dat=dats[1])
+        script += panel.format(title="against the interval (128 MiB of data)", xlab="aging interval, s", dat=dats[1],
+                               ymax=ymax)
     script += "unset multiplot\n"
     return gnuplot(script)
 

@@ -3,7 +3,8 @@
 # Its boots are the table's bench rows (boots at the top).
 # All but one run under icount (the table's machine column): guest time
 # counts the instructions the guest executes, so the guest's own timings
-# repeat exactly and a pair of runs differs only by what it measures.
+# repeat closely (the synthetic walks to within 0.1%) and a pair of runs
+# differs only by what it measures.
 #  1. aging (one boot, -cpu max): agebench, 0x0003 and 0x0007 alternated,
 #     REPS repetitions of each scenario (seed protocol, running owner, cold
 #     after hot, steady cold, fully hot, 10% hot, one page per 2 MiB);
