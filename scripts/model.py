@@ -427,7 +427,7 @@ def markdown(model):
                 "and more than 2 points. Points that mapped 7.5 GiB or more (8 GiB and more) are out of "
                 "sample (the fit has 2 GiB at most; a point with more data but less mapped is inside it); if any misses, the predictions below are withdrawn from the README and the "
                 "cover letter.", "",
-                "| tag | GiB | mapped GiB | interval s | measured saving | measured k | predicted, the scenarios' range | error |",
+                "| tag | GiB (its data or what it mapped, the more; a JVM's lab.apps_mib, half its heap) | mapped GiB (the model's median of the rounds) | interval s | measured saving | measured k | predicted, the scenarios' range | error |",
                 "|---|---|---|---|---|---|---|---|"]
         for p in model["saving_points"]:
             k = "–" if p["measured_k"] is None else f"{100 * p['measured_k']:.0f}%"
