@@ -485,14 +485,21 @@ def apps_answer_paired(sm, st):
     if rec:
         what = {"senpai": "a senpai-style memory.reclaim loop", "senpai-pub": "senpai as published, on "
                 "memory.high", "memmax": "memory.max"}
-        idle = [a for a in rec if not (a["walks_off"] or 0) and not (a.get("reclaimed_kib_round_off") or 0)]
+        # the rows measured since the positive control (a run id
+        # recorded): each reclaimed in its pairs, or its row failed
+        checked = sorted({a["policy"] for a in rec if a.get("boot", "unrecorded") != "unrecorded"})
+        nowalk = sorted({a["policy"] for a in rec if not (a["walks_off"] or 0)})
         s.append("Where reclaim does the aging ("
                  + ", ".join(what[p] for p in sorted({a["policy"] for a in rec})) + "), the median round made "
-                 + ", ".join(f"{a['walks_off'] or 0:g} walks ({a['policy']})" for a in rec)
-                 + (": " + ", ".join(sorted({a["policy"] for a in idle})) + " made no walk and reclaimed "
-                    "nothing in the median measured round, so they answer nothing about aging: their "
-                    "rows are dropped (their targets not exercised), not read as little to save."
-                    if idle else "."))
+                 + ", ".join(f"{a['walks_off'] or 0:g} walks ({a['policy']})" for a in rec
+                             if not a["policy"].endswith(("-aa3", "-aa7", "-sat")))
+                 + "."
+                 + ("" if not checked else " " + ", ".join(checked) + " reclaimed in every measured row "
+                    "(the positive control: memory.stat's pgsteal over the pairs, or the row fails).")
+                 + ("" if not nowalk else " " + ", ".join(nowalk) + ": the kernel's reclaim under each made "
+                    "no aging walk in the median round, so non-leaf young, which changes only those "
+                    "walks, had nothing to act on; their targets are not exercised, not read as little "
+                    "to save."))
     x86 = [a for a in st if a["workload"] == "x86-redis-recent" and a["policy"] == "wss" and a.get("visited_paired")]
     if x86:
         s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the same "
@@ -820,6 +827,56 @@ def howmuch_bottom(rows, st=()):
     return " ".join(s)
 
 
+TINY_NAMES = {"redis-recent": "Redis", "redis-zipf": "Redis (Zipf)", "memcached": "memcached",
+              "memcached-nocrawl": "memcached (no crawler)", "pgbench": "pgbench",
+              "jvm-short": "the fast-eden JVM", "jvm-long": "the slow-eden JVM", "client": "the client"}
+
+
+def howmuch_short(rows, st=()):
+    """The README's bottom line, three short sentences: at 128 MiB, the
+    rows whose aging instructions left their A/A range; with 8 GiB of
+    data and more, each program's verdict; the aging CPU at most."""
+    def name(a):
+        return TINY_NAMES.get(a["workload"].split("@")[0], a["workload"])
+    by = {(a["workload"], a["policy"]): a for a in st}
+
+    def ctl(a, key):
+        f = [r for r in (by.get((a["workload"], f"{a['policy']}-{c}"), {}).get(key) for c in ("aa3", "aa7")) if r]
+        return (min(r[1] for r in f), max(r[2] for r in f)) if f else None
+
+    def pct(a):
+        return f"{100 * abs(1 - a['cost_paired'][0]):.0f}% {'fewer' if a['cost_paired'][0] < 1 else 'more'}"
+    base = [a for a, _, cf, _ in rows if "@" not in a["workload"] and a.get("cost_paired") and cf]
+    out = [a for a, _, cf, _ in rows if a in base and clear_of(a["cost_paired"], cf)]
+    sat = [a for a in st if a["policy"] == "wss-sat" and "@" not in a["workload"] and a.get("cost_paired")
+           and clear_of(a["cost_paired"], ctl(a, "cost_paired"))]
+    s = [f"At 128 MiB of data (JVMs: 256 MiB of heap), aging instructions with non-leaf young stayed "
+         f"inside their A/A range for {len(base) - len(out)} of {len(base)} programs"
+         + ("" if not out and not sat else " (outside: " + "; ".join(
+             [f"{name(a)}, {pct(a)}" for a in out] + [f"{name(a)} run flat out, {pct(a)}" for a in sat]) + ")")
+         + "."]
+    big = [(a, vf, cf) for a, vf, cf, _ in rows if (data_mib(a) or 0) >= 8192]
+    if big:
+        parts, none = [], []
+        for a, vf, cf in big:
+            c = a.get("cost_paired")
+            if c and cf and clear_of(c, cf) < 0:
+                parts.append(f"{name(a)}'s cleared it ({c[0]:.2f} against {cf[0]:.2f}..{cf[1]:.2f})")
+            elif vf and clear_of(a["visited_paired"], vf) < 0:
+                gap = vf[0] - a["visited_paired"][2]
+                parts.append(f"{name(a)}'s leaf entries only" + (f", by {gap:.3f}" if gap < 0.01 else ""))
+            elif name(a) not in none:
+                none.append(name(a))
+        parts += [f"{n}'s not" for n in none]
+        s.append("With 8 GiB of data or more, " + ", ".join(parts[:-1]) + (", and " if len(parts) > 1 else "")
+                 + parts[-1] + ".")
+    sh = [a["cpu_share_off"] for a, _, _, _ in rows if a.get("cpu_share_off") is not None]
+    if sh:
+        s.append(f"Aging took at most {100 * max(sh):.2g}% of a CPU; what the hardware spends setting table "
+                 "Access flags is not measured.")
+    return " ".join(s)
+
+
 def howmuch_table(rows, markdown=True):
     """The estimator's rows as a table: program, data, mapped, interval,
     leaf entries and aging instructions on/off beside their A/A ranges,
@@ -858,6 +915,11 @@ HOWMUCH_NOTE = ("Paired ratios with non-leaf young (0x0007) over without (0x0003
                 "and more give the young generation 80% or 85% of the heap, the others 25% (boots), so "
                 "between them size and configuration both change. Counts are instructions under "
                 "QEMU's -icount: caches, TLBs and the hardware's Access-flag updates are not in them.")
+
+
+HOWMUCH_BRIEF = ("0x0007 over 0x0003, median (min..max) of the pairs in ABBA order; A/A: one setting "
+                 "on both sides{apart}. Data: a data set or a JVM's heap; mapped: what the evicting "
+                 "estimator (force_scan=0) left. Instructions under -icount.")
 
 
 def howmuch_note(rows):
@@ -902,13 +964,16 @@ def howmuch_readme(sm):
     rows = howmuch_rows(sm)
     if not rows:
         return ""
-    return "\n".join([textwrap.fill("**Bottom line.** " + howmuch_bottom(rows, sm.get("apps") or []), 72, break_on_hyphens=False), ""]
+    return "\n".join([textwrap.fill("**Bottom line.** " + howmuch_short(rows, sm.get("apps") or []), 72,
+                                     break_on_hyphens=False), ""]
                      + howmuch_table(rows)
                      + ["", "![the aging cost on/off against size and interval, beside the A/A ranges]"
                             "(results/apps-saving.png)", "",
-                        textwrap.fill(howmuch_note(rows) + " Every policy, control and verdict, in full: "
-                                      "[results/README.md](results/README.md#how-much-in-full) and "
-                                      "[results/apps.md](results/apps.md).", 72, break_on_hyphens=False)])
+                        textwrap.fill(HOWMUCH_BRIEF.format(
+                            apart=" († not shown to share the row's boot)"
+                            if any(a.get("_aa_apart") for a, _, _, _ in rows) else "")
+                            + " More: [results/README.md](results/README.md#how-much-in-full), "
+                            "[results/apps.md](results/apps.md).", 72, break_on_hyphens=False)])
 
 
 def howmuch_cover(sm):
@@ -916,7 +981,8 @@ def howmuch_cover(sm):
     rows = howmuch_rows(sm)
     if not rows:
         return []
-    return [para("How much, on real programs: " + howmuch_bottom(rows, sm.get("apps") or [])),
+    st = sm.get("apps") or []
+    return [para("How much, on real programs: " + howmuch_short(rows, st)),
             "\n".join(howmuch_table(rows, markdown=False)),
             para(howmuch_note(rows) + " The long version, every policy and control: results/README.md.")]
 
@@ -1053,11 +1119,14 @@ def results_readme(test, bmeta, age, rec, grd):
           "(bench-growth.png)", ""]
     sm = bmeta.get("summary")
     if sm and sm.get("apps"):
+        rows = howmuch_rows(sm)
         L += ["## How much, in full", "",
               "The long answer the top README's table summarises: every policy, the rows away from "
-              "128 MiB and 1 s, the controls, the verdicts and the model.", "",
-              reviewer_answer(bmeta, sm), ""]
-        rows = howmuch_rows(sm)
+              "128 MiB and 1 s, the controls, the verdicts and the model.", ""]
+        if rows:
+            L += [para(howmuch_bottom(rows, sm.get("apps") or [])), "",
+                  para("About the README's table: " + howmuch_note(rows)), ""]
+        L += [reviewer_answer(bmeta, sm), ""]
         if rows:
             L += ["What scaled, per program (the estimator's rows): the PTE tables a `0x0003` walk "
                   "took from the Bloom filter the last walk left (median per round); the share of them "
