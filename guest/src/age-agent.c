@@ -66,9 +66,11 @@
  * entries visited and young, PTE tables found in and added to the Bloom
  * filter); mapped_kib anon + file_mapped of memory.stat after the round;
  * evict_cpu_ms the CPU time of the evictions, reclaimed_kib what memory.stat
- * pgsteal says they took; full counts memcgs left without room. In watch
- * and reclaim modes nothing is aged here: walks counts the generations the
- * kernel made during the round, and visited..added those of its walks:
+ * pgsteal says they took; full counts memcgs left without room. In watch,
+ * reclaim and senpai modes nothing is aged here: walks counts the
+ * generations the kernel made since the end of the last round (in the
+ * first round, during it), reclaimed_kib what it took in that time, and
+ * visited..added those of its walks:
  * all of them without CONFIG_LRU_GEN_STATS (lru_gen_full's counters are
  * sums then), the last one of each memcg with it (the counters are kept
  * per generation, and only the newest one's is read: uncounted= says how
@@ -665,17 +667,32 @@ static void print_total(const char *head, const char *group,
 
 static void round_once(const char *head, bool evict)
 {
+	static bool last_round;
 	double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID),
 	       t0 = clock_ms(CLOCK_MONOTONIC);
 	unsigned long long k0 = pmu_read(pmu_kswapd), r0 = pmu_read(pmu_self),
 			   ra0 = pmu_all();
 	struct total all = { 0 };
+	/*
+	 * Where the kernel does the aging (watch, reclaim, senpai), a round
+	 * counts from where the last one ended: this agent's own commands
+	 * take a millisecond of the interval, and the generations and the
+	 * reclaim the kernel made in the rest of it belong to the round too.
+	 */
+	bool carry = mode != MODE_AGE && last_round;
 
-	read_all(false);
+	if (!carry)
+		read_all(false);
 	for (unsigned int i = 0; i < nr_cgs; i++) {
 		unsigned long mapped;
 
-		read_stat(&cgs[i], &cgs[i].steal0, &mapped);
+		if (carry) {
+			cgs[i].before = cgs[i].after;
+			cgs[i].seen_before = cgs[i].seen_after;
+			cgs[i].steal0 = cgs[i].steal1;
+		} else {
+			read_stat(&cgs[i], &cgs[i].steal0, &mapped);
+		}
 		if (mode == MODE_AGE)
 			age_one(&cgs[i], evict);
 		else if (mode == MODE_RECLAIM)
@@ -686,6 +703,7 @@ static void round_once(const char *head, bool evict)
 	read_all(true);
 	for (unsigned int i = 0; i < nr_cgs; i++)
 		read_stat(&cgs[i], &cgs[i].steal1, &cgs[i].mapped_kib);
+	last_round = true;
 	/* one line per group, in the order of first appearance */
 	for (unsigned int i = 0; i < nr_cgs; i++) {
 		struct total t = { 0 };
