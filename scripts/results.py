@@ -494,7 +494,7 @@ def apps_answer_paired(sm, st):
                  + ", ".join(f"{a['walks_off'] or 0:g} walks ({a['policy']})" for a in rec
                              if not a["policy"].endswith(("-aa3", "-aa7", "-sat")))
                  + "."
-                 + ("" if not checked else " " + ", ".join(checked) + " reclaimed in every measured row "
+                 + ("" if not checked else " " + ", ".join(checked) + " reclaimed in every row measured since run ids were recorded "
                     "(the positive control: memory.stat's pgsteal over the pairs, or the row fails).")
                  + ("" if not nowalk else " " + ", ".join(nowalk) + ": the kernel's reclaim under each made "
                     "no aging walk in the median round, so non-leaf young, which changes only those "
@@ -850,10 +850,10 @@ def howmuch_short(rows, st=()):
     out = [a for a, _, cf, _ in rows if a in base and clear_of(a["cost_paired"], cf)]
     sat = [a for a in st if a["policy"] == "wss-sat" and "@" not in a["workload"] and a.get("cost_paired")
            and clear_of(a["cost_paired"], ctl(a, "cost_paired"))]
-    s = [f"At 128 MiB of data (JVMs: 256 MiB of heap), aging instructions with non-leaf young stayed "
-         f"inside their A/A range for {len(base) - len(out)} of {len(base)} programs"
-         + ("" if not out and not sat else " (outside: " + "; ".join(
-             [f"{name(a)}, {pct(a)}" for a in out] + [f"{name(a)} run flat out, {pct(a)}" for a in sat]) + ")")
+    s = [f"At 128 MiB of data (JVMs: 256 MiB of heap) aged every second, the aging instructions' on/off "
+         f"range overlapped its A/A range for {len(base) - len(out)} of {len(base)} programs"
+         + ("" if not out else " (not for " + "; ".join(f"{name(a)}, {pct(a)}" for a in out) + ")")
+         + ("" if not sat else "; run flat out, " + "; ".join(f"{name(a)} cleared it, {pct(a)}" for a in sat))
          + "."]
     big = [(a, vf, cf) for a, vf, cf, _ in rows if (data_mib(a) or 0) >= 8192]
     if big:
@@ -870,10 +870,14 @@ def howmuch_short(rows, st=()):
         parts += [f"{n}'s not" for n in none]
         s.append("With 8 GiB of data or more, " + ", ".join(parts[:-1]) + (", and " if len(parts) > 1 else "")
                  + parts[-1] + ".")
-    sh = [a["cpu_share_off"] for a, _, _, _ in rows if a.get("cpu_share_off") is not None]
+    wl = {a["workload"] for a, _, _, _ in rows}
+    sh = [(a["cpu_share_off"], a) for a in st if a["workload"] in wl and a["policy"] in ("wss", "wss-aa3")
+          and a.get("cpu_share_off") is not None]
     if sh:
-        s.append(f"Aging took at most {100 * max(sh):.2g}% of a CPU; what the hardware spends setting table "
-                 "Access flags is not measured.")
+        hi = max(sh, key=lambda x: x[0])
+        s.append(f"Aging took up to {100 * hi[0]:.2g}% of a CPU (median round: {name(hi[1])}, "
+                 f"{data_text(hi[1])}{', A/A' if hi[1]['policy'] != 'wss' else ''}); the hardware's cost "
+                 "of setting table Access flags is not measured.")
     return " ".join(s)
 
 
@@ -972,8 +976,8 @@ def howmuch_readme(sm):
                         textwrap.fill(HOWMUCH_BRIEF.format(
                             apart=" († not shown to share the row's boot)"
                             if any(a.get("_aa_apart") for a, _, _, _ in rows) else "")
-                            + " More: [results/README.md](results/README.md#how-much-in-full), "
-                            "[results/apps.md](results/apps.md).", 72, break_on_hyphens=False)])
+                            + " More: [results/README.md](results/README.md#how-much-in-full).", 72,
+                            break_on_hyphens=False)])
 
 
 def howmuch_cover(sm):
