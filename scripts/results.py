@@ -497,9 +497,9 @@ def apps_answer_paired(sm, st):
                  + ("" if not checked else " " + ", ".join(checked) + " reclaimed in every row measured since run ids were recorded "
                     "(the positive control: memory.stat's pgsteal over the pairs, or the row fails).")
                  + ("" if not nowalk else " " + ", ".join(nowalk) + ": the kernel's reclaim under each made "
-                    "no aging walk in the median round, so non-leaf young, which changes only those "
-                    "walks, had nothing to act on; their targets are not exercised, not read as little "
-                    "to save."))
+                    "no aging walk in the median round (counted over the whole interval), too rarely "
+                    "for phases of a few rounds to compare what non-leaf young does to its walks; their "
+                    "targets are not exercised, which says the effect is unmeasured, not small."))
     x86 = [a for a in st if a["workload"] == "x86-redis-recent" and a["policy"] == "wss" and a.get("visited_paired")]
     if x86:
         s.append("On Debian's amd64 6.12, whose CPU sets the Accessed bit of non-leaf entries, the same "
