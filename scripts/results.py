@@ -375,6 +375,14 @@ def rng3(r, d=2):
     return f"{r[0]:.{d}f} ({r[1]:.{d}f}..{r[2]:.{d}f})"
 
 
+def aa_range(by, a, key):
+    """The union (min, max) of the ranges of a row's A/A controls (its
+    policy with -aa3 and -aa7) for KEY, or None without one; BY maps
+    (workload, policy) to summary.json's apps rows."""
+    rs = [r for r in (by.get((a["workload"], f"{a['policy']}-{c}"), {}).get(key) for c in ("aa3", "aa7")) if r]
+    return (min(r[1] for r in rs), max(r[2] for r in rs)) if rs else None
+
+
 def apps_answer_paired(sm, st):
     """The real programs' numbers as the phase design of issue 33 measures
     them: paired ratios beside their A/A controls' ranges, the verdicts as
@@ -387,9 +395,7 @@ def apps_answer_paired(sm, st):
         return []
 
     def floor(a, key):
-        rs = [byname.get((a["workload"], f"{a['policy']}-{c}"), {}).get(key) for c in ("aa3", "aa7")]
-        rs = [r for r in rs if r]
-        return None if not rs else (min(r[1] for r in rs), max(r[2] for r in rs))
+        return aa_range(byname, a, key)
 
     def against(a, d=2):
         f = floor(a, "visited_paired")
@@ -692,9 +698,7 @@ def howmuch_rows(sm):
     tg = {t["name"]: t for t in sm.get("targets", [])}
 
     def floor(a, key):
-        rs = [by.get((a["workload"], f"wss-{c}"), {}).get(key) for c in ("aa3", "aa7")]
-        rs = [r for r in rs if r]
-        return (min(r[1] for r in rs), max(r[2] for r in rs)) if rs else None
+        return aa_range(by, a, key)
     rows = [dict(a) for a in st if a["policy"] == "wss" and a.get("visited_paired")
             and not a["workload"].startswith("x86-")]
     for a in rows:
@@ -718,10 +722,7 @@ def size_text(mib):
 
 def data_text(a):
     """A row's data: the servers' lab.apps_mib, a JVM's heap (twice it)."""
-    mib = a.get("mib")
-    if mib is not None and a["workload"].startswith("jvm"):
-        mib *= 2
-    return size_text(mib)
+    return size_text(data_mib(a))
 
 
 def clear_of(r, f):
@@ -758,9 +759,9 @@ def howmuch_bottom(rows, st=()):
     sat = []
     for a in st:
         if a["policy"] == "wss-sat" and a.get("cost_paired") and "@" not in a["workload"]:
-            f = [r for r in (by.get((a["workload"], f"wss-sat-{c}"), {}).get("cost_paired") for c in ("aa3", "aa7")) if r]
-            if f and clear_of(a["cost_paired"], (min(r[1] for r in f), max(r[2] for r in f))):
-                sat.append((a, min(r[1] for r in f), max(r[2] for r in f)))
+            f = aa_range(by, a, "cost_paired")
+            if f and clear_of(a["cost_paired"], f):
+                sat.append((a, f[0], f[1]))
     s = [f"At 128 MiB of data (256 MiB of JVM heap) aged every second, the on/off range of the aging "
          f"instructions overlapped its A/A range for {len(base) - len(out)} of {len(base)} programs"
          + ("" if not out else " (clear of it: " + ", ".join(
@@ -841,8 +842,7 @@ def howmuch_short(rows, st=()):
     by = {(a["workload"], a["policy"]): a for a in st}
 
     def ctl(a, key):
-        f = [r for r in (by.get((a["workload"], f"{a['policy']}-{c}"), {}).get(key) for c in ("aa3", "aa7")) if r]
-        return (min(r[1] for r in f), max(r[2] for r in f)) if f else None
+        return aa_range(by, a, key)
 
     def pct(a):
         return f"{100 * abs(1 - a['cost_paired'][0]):.0f}% {'fewer' if a['cost_paired'][0] < 1 else 'more'}"
